@@ -1,0 +1,1 @@
+int cbaseline_placeholder(void);

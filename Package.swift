@@ -1,0 +1,96 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+/// Swift 6 language mode everywhere, with the upcoming features the codebase relies on.
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "Coffer",
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    products: [
+        .library(name: "Coffer", targets: ["Coffer"]),
+        .executable(name: "coffer", targets: ["coffer"]),
+        .executable(name: "coffer-bench", targets: ["coffer-bench"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-crypto.git", "4.0.0"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CSQLCipher",
+            pkgConfig: "sqlcipher",
+            providers: [.apt(["libsqlcipher-dev"])]
+        ),
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
+        .target(
+            name: "CofferSQLite",
+            dependencies: ["CSQLCipher"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "Coffer",
+            dependencies: [
+                "CofferSQLite",
+                "CZlib",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "CofferTestSupport",
+            dependencies: ["Coffer", "CofferSQLite"],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "coffer",
+            dependencies: [
+                "Coffer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // The C baseline of the benchmark lives outside Sources/ on purpose: it is the one
+        // place besides CofferSQLite that calls the SQLCipher C API, and it is not part of
+        // the library.
+        .target(
+            name: "CBaseline",
+            dependencies: ["CSQLCipher"],
+            path: "Benchmarks/CBaseline",
+            cSettings: [.define("SQLITE_HAS_CODEC", to: "1")],
+            linkerSettings: [.linkedLibrary("sqlcipher")]
+        ),
+        .executableTarget(
+            name: "coffer-bench",
+            dependencies: [
+                "Coffer",
+                "CBaseline",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "CofferTests",
+            dependencies: [
+                "Coffer",
+                "CofferSQLite",
+                "CofferTestSupport",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

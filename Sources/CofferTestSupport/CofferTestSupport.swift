@@ -1,0 +1,2 @@
+/// Shared helpers for Coffer tests.
+public enum CofferTestSupport {}
