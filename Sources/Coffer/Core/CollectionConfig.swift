@@ -1,0 +1,69 @@
+/// How one collection's objects and metadata are serialized, sanitized and shared.
+struct CollectionConfig: Sendable {
+    var objectChain: SerializerChain
+    var metadataChain: SerializerChain
+    var objectPreSanitizer: PreSanitizer?
+    var objectPostSanitizer: PostSanitizer?
+    var metadataPreSanitizer: PreSanitizer?
+    var metadataPostSanitizer: PostSanitizer?
+    var objectPolicy: ObjectPolicy
+    var metadataPolicy: ObjectPolicy
+}
+
+/// Per-collection settings with database-wide defaults; each field falls back on its own.
+struct CollectionOverrides: Sendable {
+    var objectChain: SerializerChain?
+    var metadataChain: SerializerChain?
+    var objectPreSanitizer: PreSanitizer?
+    var objectPostSanitizer: PostSanitizer?
+    var metadataPreSanitizer: PreSanitizer?
+    var metadataPostSanitizer: PostSanitizer?
+    var objectPolicy: ObjectPolicy?
+    var metadataPolicy: ObjectPolicy?
+}
+
+/// Every collection's configuration. A value type: a transaction takes a copy when it starts,
+/// so registration on another thread never changes a running transaction.
+struct ConfigRegistry: Sendable {
+    var defaults = CollectionConfig(
+        objectChain: SerializerChain(codec: .automatic),
+        metadataChain: SerializerChain(codec: .automatic),
+        objectPolicy: .containment,
+        metadataPolicy: .containment)
+    var collections: [String: CollectionOverrides] = [:]
+
+    /// The settings in force for `collection`.
+    func config(for collection: String) -> CollectionConfig {
+        guard let o = collections[collection] else { return defaults }
+        return CollectionConfig(
+            objectChain: o.objectChain ?? defaults.objectChain,
+            metadataChain: o.metadataChain ?? defaults.metadataChain,
+            objectPreSanitizer: o.objectPreSanitizer ?? defaults.objectPreSanitizer,
+            objectPostSanitizer: o.objectPostSanitizer ?? defaults.objectPostSanitizer,
+            metadataPreSanitizer: o.metadataPreSanitizer ?? defaults.metadataPreSanitizer,
+            metadataPostSanitizer: o.metadataPostSanitizer ?? defaults.metadataPostSanitizer,
+            objectPolicy: o.objectPolicy ?? defaults.objectPolicy,
+            metadataPolicy: o.metadataPolicy ?? defaults.metadataPolicy)
+    }
+
+    mutating func update(_ collection: String, _ body: (inout CollectionOverrides) -> Void) {
+        body(&collections[collection, default: CollectionOverrides()])
+    }
+}
+
+/// A transaction's private copy of the registry, resolving each collection once.
+struct ConfigSnapshot {
+    let registry: ConfigRegistry
+    private var resolved: [String: CollectionConfig] = [:]
+
+    init(_ registry: ConfigRegistry) {
+        self.registry = registry
+    }
+
+    mutating func config(for collection: String) -> CollectionConfig {
+        if let config = resolved[collection] { return config }
+        let config = registry.config(for: collection)
+        resolved[collection] = config
+        return config
+    }
+}

@@ -1,0 +1,109 @@
+import CofferSQLite
+public import Dispatch
+import Foundation
+import Synchronization
+
+/// One line of access to a ``Database``: a serial queue, an SQLite handle and its own caches.
+///
+/// A connection runs one transaction at a time; synchronous and asynchronous transactions
+/// share its queue in submission order. Use several connections for concurrency: readers
+/// never block each other or the (single) writer. Connections are cheap to keep and meant to
+/// be long-lived: their caches make repeated reads free.
+public final class Connection: Sendable {
+    /// The database this connection reads and writes.
+    public let database: Database
+    /// A process-unique number, also carried by the ``Changeset``s this connection commits.
+    public let id: UInt64
+    let queue: DispatchQueue
+    let core: ConnectionCore
+    let status: Mutex<ConnectionStatus>
+    let pending = Atomic<Int>(0)
+
+    init(database: Database, config: ConnectionConfig) throws {
+        self.database = database
+        self.id = database.allocateConnectionID()
+        self.queue = DispatchQueue(label: "coffer.connection.\(id)")
+        let handle = try database.openHandle()
+        let snapshot = database.snapshot
+        self.core = ConnectionCore(
+            database: database, id: id, sqlite: handle, config: config, snapshot: snapshot)
+        self.status = Mutex(ConnectionStatus(config: config))
+        database.attach(self)
+    }
+
+    deinit {
+        database.unregister(connectionID: id)
+    }
+
+    /// A name for logs and for the ``Changeset``s this connection commits.
+    public var name: String? {
+        get { status.withLock { $0.name } }
+        set { status.withLock { $0.name = newValue } }
+    }
+
+    /// The snapshot this connection sees: inside a transaction, the snapshot the transaction
+    /// started at; between transactions, the latest committed one (the next transaction sees it).
+    public var snapshot: UInt64 {
+        if let pinned = status.withLock({ $0.transactionSnapshot }) { return pinned }
+        return database.snapshot
+    }
+
+    /// Transactions queued or running on this connection (used by ``ConnectionPool`` to balance load).
+    public var pendingTransactionCount: Int { pending.load(ordering: .relaxed) }
+
+    // MARK: Cache settings (changeable at any time; a running transaction applies them at once)
+
+    /// Whether deserialized objects are cached.
+    public var objectCacheEnabled: Bool {
+        get { status.withLock { $0.config.objectCacheEnabled } }
+        set { updateConfig { $0.objectCacheEnabled = newValue } }
+    }
+
+    /// The object cache's entry limit (0 = unlimited).
+    public var objectCacheLimit: Int {
+        get { status.withLock { $0.config.objectCacheLimit } }
+        set { updateConfig { $0.objectCacheLimit = max(0, newValue) } }
+    }
+
+    /// Whether deserialized metadata is cached.
+    public var metadataCacheEnabled: Bool {
+        get { status.withLock { $0.config.metadataCacheEnabled } }
+        set { updateConfig { $0.metadataCacheEnabled = newValue } }
+    }
+
+    /// The metadata cache's entry limit (0 = unlimited).
+    public var metadataCacheLimit: Int {
+        get { status.withLock { $0.config.metadataCacheLimit } }
+        set { updateConfig { $0.metadataCacheLimit = max(0, newValue) } }
+    }
+
+    private func updateConfig(_ body: (inout ConnectionConfig) -> Void) {
+        status.withLock { body(&$0.config) }
+        if TransactionGuard.isInside(connection: id) {
+            core.applySettings(status.withLock { $0.config })
+        }
+    }
+
+    /// Called by the database after a sibling commits: bring the caches forward between transactions.
+    func scheduleCatchUp() {
+        queue.async { [weak self] in
+            guard let self else { return }
+            self.core.catchUpIdle()
+        }
+    }
+
+    /// Runs `body` on this connection's queue, or directly when already inside one of its transactions.
+    func onQueue<T>(_ body: () throws -> T) rethrows -> T {
+        if TransactionGuard.isInside(connection: id) { return try body() }
+        return try queue.sync { try TransactionGuard.inside(connection: id, write: false, body) }
+    }
+}
+
+/// Connection state readable from any thread.
+struct ConnectionStatus {
+    var name: String?
+    var config: ConnectionConfig
+    /// Set while a transaction (or a long-lived read) is open: the snapshot it sees.
+    var transactionSnapshot: UInt64?
+    var isLongLived = false
+}

@@ -1,0 +1,173 @@
+import CofferSQLite
+import Foundation
+
+/// How transactions begin and end on a connection's queue (YapDatabase's pre/post steps).
+extension ConnectionCore {
+    func performRead<T>(_ connection: Connection, _ block: (ReadTransaction) throws -> T) throws -> T {
+        try TransactionGuard.inside(connection: id, write: false) {
+            applySettings(connection.status.withLock { $0.config })
+            if inLongLivedRead {
+                let tx = ReadTransaction(connection: connection, core: self, snapshot: snapshot)
+                defer { tx.invalidate() }
+                return try block(tx)
+            }
+            try beginRead(connection)
+            defer { endRead(connection) }
+            let tx = ReadTransaction(connection: connection, core: self, snapshot: snapshot)
+            defer { tx.invalidate() }
+            return try block(tx)
+        }
+    }
+
+    /// `BEGIN`, then pin SQLite's snapshot by reading the persisted snapshot number, then catch up.
+    func beginRead(_ connection: Connection) throws {
+        try mapSQLite { try sqlite.cachedStatement(SQL.beginRead).run() }
+        do {
+            catchUp(to: try readDiskSnapshot())
+        } catch {
+            try? mapSQLite { try sqlite.cachedStatement(SQL.rollback).run() }
+            throw error
+        }
+        let snapshot = snapshot
+        connection.status.withLock { $0.transactionSnapshot = snapshot }
+    }
+
+    func endRead(_ connection: Connection) {
+        do {
+            try mapSQLite { try sqlite.cachedStatement(SQL.commit).run() }
+        } catch {
+            try? mapSQLite { try sqlite.cachedStatement(SQL.rollback).run() }
+        }
+        connection.status.withLock { $0.transactionSnapshot = nil }
+        let snapshot = snapshot
+        database.state.withLock { $0.noteConnection(id, at: snapshot) }
+    }
+
+    func performReadWrite<T>(_ connection: Connection, _ block: (ReadWriteTransaction) throws -> T) throws -> T {
+        try TransactionGuard.inside(connection: id, write: true) {
+            if inLongLivedRead {
+                database.logger.warning(
+                    "Coffer: a read-write transaction implicitly ended a long-lived read transaction",
+                    metadata: ["connection": "\(id)"])
+                stashedChangesets += endLongLivedRead(connection)
+            }
+            applySettings(connection.status.withLock { $0.config })
+            try mapSQLite { try sqlite.cachedStatement(SQL.beginWrite).run() }
+            let startSnapshot: UInt64
+            do {
+                startSnapshot = try readDiskSnapshot()
+                catchUp(to: startSnapshot)
+            } catch {
+                rollbackWrite()
+                throw error
+            }
+            connection.status.withLock { $0.transactionSnapshot = startSnapshot }
+            defer { connection.status.withLock { $0.transactionSnapshot = nil } }
+
+            let tx = ReadWriteTransaction(connection: connection, core: self, snapshot: startSnapshot)
+            let value: T
+            do {
+                value = try block(tx)
+            } catch {
+                tx.invalidate()
+                rollbackWrite()
+                throw error
+            }
+            tx.invalidate()
+            if tx.isRolledBack {
+                rollbackWrite()
+                return value
+            }
+            try commit(tx, connection: connection, from: startSnapshot)
+            return value
+        }
+    }
+
+    /// Rolls the SQLite transaction back; the caches may hold values from it, so they go too.
+    func rollbackWrite() {
+        try? mapSQLite { try sqlite.cachedStatement(SQL.rollback).run() }
+        flushCaches()
+    }
+
+    /// Persists the new snapshot, publishes the changeset, commits, and tells everyone.
+    private func commit(_ tx: ReadWriteTransaction, connection: Connection, from start: UInt64) throws {
+        let changes = tx.changes
+        let custom = tx.notificationCustomObject
+        guard !changes.isEmpty || custom != nil else {
+            do {
+                try mapSQLite { try sqlite.cachedStatement(SQL.commit).run() }
+            } catch {
+                rollbackWrite()
+                throw error
+            }
+            tx.runCompletions(on: database.notificationQueue)
+            return
+        }
+        let newSnapshot = start + 1
+        let changeset = Changeset(
+            snapshot: newSnapshot, connectionID: id, connectionName: connection.name, changes: changes,
+            customObject: custom, extensionChanges: [:])
+        do {
+            try mapSQLite {
+                let stmt = try sqlite.cachedStatement(SQL.yapSet)
+                try stmt.bind(SQL.snapshotExtension, at: 1)
+                try stmt.bind(SQL.snapshotKey, at: 2)
+                try stmt.bind(Int64(bitPattern: newSnapshot), at: 3)
+                try stmt.run()
+            }
+            database.addPending(changeset)
+            do {
+                try mapSQLite { try sqlite.cachedStatement(SQL.commit).run() }
+            } catch {
+                database.removePending(snapshot: newSnapshot)
+                throw error
+            }
+        } catch {
+            rollbackWrite()
+            throw error
+        }
+        snapshot = newSnapshot
+        database.noteCommitted(changeset, by: id)
+        tx.runCompletions(on: database.notificationQueue)
+    }
+
+    // MARK: Long-lived read transactions
+
+    func beginLongLivedRead(_ connection: Connection) throws -> [Changeset] {
+        var changesets = stashedChangesets
+        stashedChangesets = []
+        if inLongLivedRead {
+            changesets += endLongLivedRead(connection)
+        }
+        let before = snapshot
+        try mapSQLite { try sqlite.cachedStatement(SQL.beginRead).run() }
+        do {
+            let target = try readDiskSnapshot()
+            if target > before {
+                changesets += catchUp(to: target)
+            }
+        } catch {
+            try? mapSQLite { try sqlite.cachedStatement(SQL.rollback).run() }
+            throw error
+        }
+        inLongLivedRead = true
+        let snapshot = snapshot
+        connection.status.withLock {
+            $0.transactionSnapshot = snapshot
+            $0.isLongLived = true
+        }
+        database.state.withLock { $0.noteConnection(id, at: snapshot) }
+        return changesets
+    }
+
+    func endLongLivedRead(_ connection: Connection) -> [Changeset] {
+        guard inLongLivedRead else { return [] }
+        inLongLivedRead = false
+        endRead(connection)
+        connection.status.withLock { $0.isLongLived = false }
+        let changesets = catchUp(to: database.snapshot)
+        let snapshot = snapshot
+        database.state.withLock { $0.noteConnection(id, at: snapshot) }
+        return changesets
+    }
+}

@@ -1,0 +1,119 @@
+import CofferSQLite
+import Foundation
+
+/// A connection's state that only its serial queue touches: the SQLite handle, the caches
+/// and the snapshot they reflect.
+final class ConnectionCore: @unchecked Sendable {
+    // Safety: every member is read and written only on the owning connection's serial queue
+    // (or on the thread that holds it through `queue.sync`), never concurrently.
+    let database: Database
+    let id: UInt64
+    let sqlite: SQLiteConnection
+    var objectCache: Cache<CollectionKey, any Sendable>
+    var metadataCache: Cache<CollectionKey, (any Sendable)?>
+    var config: ConnectionConfig
+    /// The snapshot the caches reflect.
+    var snapshot: UInt64
+    /// Whether a long-lived read transaction holds the SQLite read snapshot open.
+    var inLongLivedRead = false
+    /// Changesets taken in while ending a long-lived read implicitly; the next begin returns them.
+    var stashedChangesets: [Changeset] = []
+    /// Bumped by every write that changes rows, so enumerations detect mutation.
+    var mutationCount = 0
+
+    init(database: Database, id: UInt64, sqlite: SQLiteConnection, config: ConnectionConfig, snapshot: UInt64) {
+        self.database = database
+        self.id = id
+        self.sqlite = sqlite
+        self.config = config
+        self.snapshot = snapshot
+        self.objectCache = Cache(countLimit: config.objectCacheLimit)
+        self.metadataCache = Cache(countLimit: config.metadataCacheLimit)
+    }
+
+    /// Applies cache settings changed through the connection.
+    func applySettings(_ new: ConnectionConfig) {
+        guard new != config else { return }
+        if !new.objectCacheEnabled { objectCache.removeAll() }
+        if !new.metadataCacheEnabled { metadataCache.removeAll() }
+        objectCache.countLimit = new.objectCacheLimit
+        metadataCache.countLimit = new.metadataCacheLimit
+        config = new
+    }
+
+    func flushCaches() {
+        objectCache.removeAll()
+        metadataCache.removeAll()
+    }
+
+    /// Reads the snapshot number persisted in `yap2`; inside a transaction this also pins
+    /// SQLite's read snapshot, so the number and the rows agree.
+    func readDiskSnapshot() throws -> UInt64 {
+        try mapSQLite {
+            let stmt = try sqlite.cachedStatement(SQL.yapGet)
+            defer { stmt.reset() }
+            try stmt.bind(SQL.snapshotExtension, at: 1)
+            try stmt.bind(SQL.snapshotKey, at: 2)
+            return try stmt.step() ? UInt64(bitPattern: stmt.int64(0)) : 0
+        }
+    }
+
+    /// Brings the caches from `snapshot` to `target` and returns the changesets applied.
+    @discardableResult
+    func catchUp(to target: UInt64) -> [Changeset] {
+        guard target > snapshot else { return [] }
+        defer { snapshot = target }
+        guard let changesets = database.changesets(after: snapshot, through: target) else {
+            // Some changesets are no longer retained: the caches cannot be patched, so start over.
+            flushCaches()
+            database.logger.warning(
+                "Coffer: a connection fell too far behind; its caches were flushed",
+                metadata: ["connection": "\(id)"])
+            return []
+        }
+        for changeset in changesets { apply(changeset) }
+        return changesets
+    }
+
+    /// Between transactions: follow the latest commit unless a long-lived read pins the snapshot.
+    func catchUpIdle() {
+        guard !inLongLivedRead else { return }
+        catchUp(to: database.snapshot)
+        database.state.withLock { $0.noteConnection(id, at: snapshot) }
+    }
+
+    /// Updates the caches for one sibling commit, per object policy (YapDatabase's `processChangeset`).
+    func apply(_ changeset: Changeset) {
+        if changeset.allKeysRemoved {
+            flushCaches()
+        } else {
+            if !changeset.removedCollections.isEmpty {
+                let removed = changeset.removedCollections
+                objectCache.removeAll { ck, _ in removed.contains(ck.collection) }
+                metadataCache.removeAll { ck, _ in removed.contains(ck.collection) }
+            }
+            objectCache.removeValues(forKeys: changeset.removedKeys)
+            metadataCache.removeValues(forKeys: changeset.removedKeys)
+        }
+        for (ck, update) in changeset.objectUpdates {
+            switch update {
+            case .touch: break
+            case .evict: objectCache.removeValue(forKey: ck)
+            case .set(let value):
+                if objectCache.contains(ck), let value { objectCache.setValue(value, forKey: ck) }
+            case .copy(let value):
+                if objectCache.contains(ck) { objectCache.setValue(value.copy(), forKey: ck) }
+            }
+        }
+        for (ck, update) in changeset.metadataUpdates {
+            switch update {
+            case .touch: break
+            case .evict: metadataCache.removeValue(forKey: ck)
+            case .set(let value):
+                if metadataCache.contains(ck) { metadataCache.setValue(value, forKey: ck) }
+            case .copy(let value):
+                if metadataCache.contains(ck) { metadataCache.setValue(value.copy(), forKey: ck) }
+            }
+        }
+    }
+}

@@ -1,0 +1,131 @@
+import CofferSQLite
+import Dispatch
+public import Foundation
+
+extension Database {
+    /// Hands out a new connection id.
+    func allocateConnectionID() -> UInt64 {
+        state.withLock { state in
+            let id = state.nextConnectionID
+            state.nextConnectionID += 1
+            return id
+        }
+    }
+
+    /// Adds a connection to the state table, at the current snapshot.
+    func attach(_ connection: Connection) {
+        state.withLock { state in
+            state.connections[connection.id] = ConnectionEntry(connection: connection, snapshot: state.snapshot)
+        }
+    }
+
+    func unregister(connectionID: UInt64) {
+        state.withLock { state in
+            state.connections[connectionID] = nil
+            state.prune()
+        }
+    }
+
+    /// Makes a changeset visible to readers that see its SQLite commit (called before COMMIT).
+    func addPending(_ changeset: Changeset) {
+        state.withLock { $0.addPending(changeset) }
+    }
+
+    /// Forgets a changeset whose commit failed.
+    func removePending(snapshot: UInt64) {
+        state.withLock { $0.removePending(snapshot: snapshot) }
+    }
+
+    /// Publishes a committed changeset: new snapshot, sibling catch-up, notification, stream.
+    func noteCommitted(_ changeset: Changeset, by committer: UInt64) {
+        let (siblings, streams) = state.withLock { state -> ([Connection], [AsyncStream<Changeset>.Continuation]) in
+            state.snapshot = changeset.snapshot
+            state.connections[committer]?.snapshot = changeset.snapshot
+            let siblings = state.connections.compactMap { id, entry in id == committer ? nil : entry.connection }
+            return (siblings, Array(state.changeStreams.values))
+        }
+        for sibling in siblings {
+            sibling.scheduleCatchUp()
+        }
+        for stream in streams {
+            stream.yield(changeset)
+        }
+        notificationQueue.async { [self] in
+            NotificationCenter.default.post(
+                name: Database.modifiedNotification, object: self, userInfo: [Database.changesetKey: changeset])
+        }
+        scheduleCheckpoint()
+    }
+
+    /// Changesets in `(since, until]`, or nil when some are no longer retained.
+    func changesets(after since: UInt64, through until: UInt64) -> [Changeset]? {
+        state.withLock { $0.changesets(after: since, through: until) }
+    }
+
+    /// Every changeset committed from now on, as an asynchronous sequence.
+    ///
+    /// Each access returns a new, independent sequence; it ends when the database is released.
+    public var changes: DatabaseChanges {
+        let (stream, continuation) = AsyncStream<Changeset>.makeStream(bufferingPolicy: .unbounded)
+        let id = state.withLock { state in
+            let id = state.nextStreamID
+            state.nextStreamID += 1
+            state.changeStreams[id] = continuation
+            return id
+        }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.state.withLock { $0.changeStreams.removeValue(forKey: id) }
+        }
+        return DatabaseChanges(stream: stream)
+    }
+
+    /// Runs a checkpoint soon on the checkpoint queue; several requests coalesce into one.
+    func scheduleCheckpoint() {
+        guard !checkpointPending.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        checkpointQueue.async { [self] in
+            checkpointPending.store(false, ordering: .releasing)
+            runCheckpoint()
+        }
+    }
+
+    /// Copies committed WAL frames back into the file; truncates the WAL once it passed the
+    /// threshold and no reader pins it.
+    func runCheckpoint() {
+        let threshold = options.walTruncationThreshold
+        checkpointer.withLock { handle in
+            do {
+                let (frames, _) = try handle.checkpoint(.passive)
+                if frames * pageSize >= threshold {
+                    handle.setBusyTimeout(milliseconds: 0)
+                    defer {
+                        handle.setBusyTimeout(
+                            milliseconds: Int32(clamping: options.busyTimeout.components.seconds * 1000))
+                    }
+                    _ = try? handle.checkpoint(.truncate)
+                }
+            } catch {
+                logger.warning("Coffer: checkpoint failed", metadata: ["path": "\(url.path)", "error": "\(error)"])
+            }
+        }
+    }
+
+    /// Checkpoints the WAL now and waits: `.truncate` also empties the WAL file when no reader pins it.
+    /// - Throws: ``DatabaseError`` (`.busy` when readers prevented a full checkpoint).
+    public func checkpoint(truncate: Bool = false) throws {
+        try checkpointer.withLock { handle in
+            try mapSQLite { _ = try handle.checkpoint(truncate ? .truncate : .passive) }
+        }
+    }
+}
+
+/// The changesets a database commits, in commit order (see ``Database/changes``).
+public struct DatabaseChanges: AsyncSequence, Sendable {
+    /// Each element is one committed changeset.
+    public typealias Element = Changeset
+    let stream: AsyncStream<Changeset>
+
+    /// Creates the iterator; iteration ends when the database is released.
+    public func makeAsyncIterator() -> AsyncStream<Changeset>.Iterator {
+        stream.makeAsyncIterator()
+    }
+}

@@ -1,0 +1,140 @@
+/// Serializer, sanitizer and object-policy registration (DESIGN.md §4).
+///
+/// Registration is thread-safe and takes effect for transactions that start afterwards.
+/// Per-collection settings fall back, field by field, on the database-wide defaults.
+extension Database {
+    /// Stores objects and metadata of `collection` with `chain`.
+    public func registerSerializer(_ chain: SerializerChain, forCollection collection: String) {
+        updateConfig(collection) {
+            $0.objectChain = chain
+            $0.metadataChain = chain
+        }
+    }
+
+    /// Stores objects and metadata of every collection in `collections` with `chain`.
+    public func registerSerializer(_ chain: SerializerChain, forCollections collections: some Sequence<String>) {
+        for collection in collections { registerSerializer(chain, forCollection: collection) }
+    }
+
+    /// Stores the objects (not the metadata) of `collection` with `chain`.
+    public func registerObjectSerializer(_ chain: SerializerChain, forCollection collection: String) {
+        updateConfig(collection) { $0.objectChain = chain }
+    }
+
+    /// Stores the metadata (not the objects) of `collection` with `chain`.
+    public func registerMetadataSerializer(_ chain: SerializerChain, forCollection collection: String) {
+        updateConfig(collection) { $0.metadataChain = chain }
+    }
+
+    /// The chain for objects and metadata of collections without their own.
+    public func registerDefaultSerializer(_ chain: SerializerChain) {
+        registry.withLock {
+            $0.defaults.objectChain = chain
+            $0.defaults.metadataChain = chain
+        }
+    }
+
+    /// The chain for objects of collections without their own.
+    public func registerDefaultObjectSerializer(_ chain: SerializerChain) {
+        registry.withLock { $0.defaults.objectChain = chain }
+    }
+
+    /// The chain for metadata of collections without their own.
+    public func registerDefaultMetadataSerializer(_ chain: SerializerChain) {
+        registry.withLock { $0.defaults.metadataChain = chain }
+    }
+
+    /// Stores objects of `collection` as JSON-encoded `T` (sorted keys); metadata keeps its own chain.
+    public func registerCodable<T: Codable & Sendable>(_ type: T.Type, forCollection collection: String) {
+        registerObjectSerializer(SerializerChain(codec: .codable(T.self)), forCollection: collection)
+    }
+
+    /// Stores objects of `collection` as JSON `O` and its metadata as JSON `M`.
+    public func registerCodable<O: Codable & Sendable, M: Codable & Sendable>(
+        _ objectType: O.Type, metadata metadataType: M.Type, forCollection collection: String
+    ) {
+        updateConfig(collection) {
+            $0.objectChain = SerializerChain(codec: .codable(O.self))
+            $0.metadataChain = SerializerChain(codec: .codable(M.self))
+        }
+    }
+
+    /// Stores objects of `collection` as raw `Data`, byte for byte.
+    public func registerData(forCollection collection: String) {
+        registerObjectSerializer(SerializerChain(codec: .data), forCollection: collection)
+    }
+
+    /// Runs `sanitizer` on objects of `collection` before they are serialized.
+    public func registerObjectPreSanitizer(_ sanitizer: @escaping PreSanitizer, forCollection collection: String) {
+        updateConfig(collection) { $0.objectPreSanitizer = sanitizer }
+    }
+
+    /// Runs `sanitizer` on objects of `collection` after they are written and the extensions ran.
+    public func registerObjectPostSanitizer(_ sanitizer: @escaping PostSanitizer, forCollection collection: String) {
+        updateConfig(collection) { $0.objectPostSanitizer = sanitizer }
+    }
+
+    /// Runs `sanitizer` on metadata of `collection` before it is serialized (nil clears the metadata).
+    public func registerMetadataPreSanitizer(_ sanitizer: @escaping PreSanitizer, forCollection collection: String) {
+        updateConfig(collection) { $0.metadataPreSanitizer = sanitizer }
+    }
+
+    /// Runs `sanitizer` on metadata of `collection` after it is written and the extensions ran.
+    public func registerMetadataPostSanitizer(_ sanitizer: @escaping PostSanitizer, forCollection collection: String) {
+        updateConfig(collection) { $0.metadataPostSanitizer = sanitizer }
+    }
+
+    /// The pre-sanitizer for objects and metadata of collections without their own.
+    public func registerDefaultPreSanitizer(_ sanitizer: @escaping PreSanitizer) {
+        registry.withLock {
+            $0.defaults.objectPreSanitizer = sanitizer
+            $0.defaults.metadataPreSanitizer = sanitizer
+        }
+    }
+
+    /// The post-sanitizer for objects and metadata of collections without their own.
+    public func registerDefaultPostSanitizer(_ sanitizer: @escaping PostSanitizer) {
+        registry.withLock {
+            $0.defaults.objectPostSanitizer = sanitizer
+            $0.defaults.metadataPostSanitizer = sanitizer
+        }
+    }
+
+    /// What sibling connections cache for objects of `collection` after a commit.
+    public func setObjectPolicy(_ policy: ObjectPolicy, forCollection collection: String) {
+        updateConfig(collection) { $0.objectPolicy = policy }
+    }
+
+    /// What sibling connections cache for metadata of `collection` after a commit.
+    public func setMetadataPolicy(_ policy: ObjectPolicy, forCollection collection: String) {
+        updateConfig(collection) { $0.metadataPolicy = policy }
+    }
+
+    /// The object policy of collections without their own (default: containment).
+    public func setDefaultObjectPolicy(_ policy: ObjectPolicy) {
+        registry.withLock { $0.defaults.objectPolicy = policy }
+    }
+
+    /// The metadata policy of collections without their own (default: containment).
+    public func setDefaultMetadataPolicy(_ policy: ObjectPolicy) {
+        registry.withLock { $0.defaults.metadataPolicy = policy }
+    }
+
+    /// The object policy in force for `collection`.
+    public func objectPolicy(forCollection collection: String) -> ObjectPolicy {
+        registry.withLock { $0.config(for: collection).objectPolicy }
+    }
+
+    /// The metadata policy in force for `collection`.
+    public func metadataPolicy(forCollection collection: String) -> ObjectPolicy {
+        registry.withLock { $0.config(for: collection).metadataPolicy }
+    }
+
+    func updateConfig(_ collection: String, _ body: (inout CollectionOverrides) -> Void) {
+        registry.withLock { $0.update(collection, body) }
+    }
+
+    func configSnapshot() -> ConfigSnapshot {
+        ConfigSnapshot(registry.withLock { $0 })
+    }
+}

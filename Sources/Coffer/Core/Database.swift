@@ -1,0 +1,167 @@
+import CofferSQLite
+public import Dispatch
+public import Foundation
+public import Logging
+import Synchronization
+
+/// An encrypted collection/key/value database file, shared by any number of ``Connection``s.
+///
+/// There is one `Database` per file per process. It owns the file's configuration (key,
+/// cipher settings, serializers, object policies), the committed snapshot number, and the
+/// single write lock; reading and writing happen through connections:
+///
+/// ```swift
+/// var options = DatabaseOptions()
+/// options.key = .raw(dataKey)
+/// let db = try Database(url: url, options: options)
+/// let conn = db.newConnection()
+/// try conn.readWrite { tx in try tx.setObject(note, forKey: "n1", inCollection: "notes") }
+/// ```
+public final class Database: Sendable {
+    /// The database file.
+    public let url: URL
+    /// The options the database was opened with, minus the key.
+    public let options: DatabaseOptions
+    /// The SQLite library version underneath SQLCipher (e.g. "3.15.2").
+    public let sqliteVersion: String
+    /// The linked SQLCipher version (e.g. "3.4.1").
+    public let cipherVersion: String
+    /// The page size of the file in bytes.
+    public let pageSize: Int
+
+    let canonicalPath: String
+    let logger: Logger
+    /// The bytes that key every new handle (nil for an unencrypted file).
+    let handleKey: KeyCandidate?
+    /// The cipher settings every handle applies, with the page size resolved.
+    let handleCipher: CipherSettings?
+    /// The handle Coffer checkpoints with; never used for transactions.
+    let checkpointer: Mutex<SQLiteConnection>
+    let state: Mutex<DatabaseState>
+    let registry = Mutex(ConfigRegistry())
+    let defaultsStorage: Mutex<ConnectionConfig>
+
+    /// Serializes read-write transactions across all connections.
+    let writeQueue = DispatchQueue(label: "coffer.database.write")
+    let checkpointQueue = DispatchQueue(label: "coffer.database.checkpoint", qos: .utility)
+    /// Posts notifications in commit order and runs completion callbacks by default.
+    let notificationQueue = DispatchQueue(label: "coffer.database.notifications")
+    let checkpointPending = Atomic<Bool>(false)
+
+    /// Posted after every commit that changed something; `userInfo["changeset"]` is a ``Changeset``
+    /// and `object` is the database. Posted asynchronously, in commit order, on a database-owned queue.
+    public static let modifiedNotification = Notification.Name("CofferDatabaseModified")
+    /// The `userInfo` key of the ``Changeset`` in ``modifiedNotification``.
+    public static let changesetKey = "changeset"
+
+    /// Opens (or creates) the database at `url`.
+    ///
+    /// The key is checked here, by reading the file: a wrong key fails now, not at first use.
+    /// A file that cannot be opened is never renamed, deleted or replaced unless
+    /// ``DatabaseOptions/corruptAction`` asks for it, and never on a key error.
+    /// - Throws: ``DatabaseError`` with `.wrongKey`, `.keyRequired`, `.notEncrypted`,
+    ///   `.notADatabase`, `.invalidKey`, `.emptyFile`, `.misuse` (the file is already open in this
+    ///   process), `.unsupportedCipherSettings`, `.notSQLCipher`, `.unsupportedFormat`, `.io`, `.corrupt`.
+    public init(url: URL, options: DatabaseOptions = DatabaseOptions()) throws {
+        let canonicalPath = DatabasePathRegistry.canonicalPath(url)
+        guard DatabasePathRegistry.claim(canonicalPath) else {
+            throw DatabaseError(
+                .misuse, "the file is already open in this process; share its Database instance",
+                path: url.path)
+        }
+        do {
+            let opened = try DatabaseOpener(url: url, options: options).open()
+            self.url = url
+            self.canonicalPath = canonicalPath
+            var publicOptions = options
+            publicOptions.key = nil
+            self.options = publicOptions
+            self.logger = options.logger ?? Logger(label: "coffer", factory: { _ in SwiftLogNoOpLogHandler() })
+            self.sqliteVersion = SQLiteConnection.libraryVersion
+            self.cipherVersion = opened.cipherVersion
+            self.pageSize = opened.pageSize
+            self.handleKey = opened.handleKey
+            self.handleCipher = opened.handleCipher
+            self.checkpointer = Mutex(opened.handle)
+            self.state = Mutex(
+                DatabaseState(
+                    snapshot: opened.snapshot, previouslyRegisteredExtensionNames: opened.extensionNames))
+            self.defaultsStorage = Mutex(ConnectionConfig())
+        } catch {
+            DatabasePathRegistry.release(canonicalPath)
+            throw error
+        }
+    }
+
+    deinit {
+        state.withLock { $0.finishChangeStreams() }
+        DatabasePathRegistry.release(canonicalPath)
+    }
+
+    /// The default location for a database: `$XDG_DATA_HOME/coffer/coffer.db` on Linux
+    /// (`~/.local/share/coffer/coffer.db` when unset), Application Support on Apple platforms.
+    public static var defaultDatabaseURL: URL {
+        #if canImport(Darwin)
+        let base =
+            FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
+            ?? URL(fileURLWithPath: NSTemporaryDirectory())
+        #else
+        let environment = ProcessInfo.processInfo.environment
+        let base: URL
+        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
+            base = URL(fileURLWithPath: xdg, isDirectory: true)
+        } else {
+            base = FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share")
+        }
+        #endif
+        return base.appendingPathComponent("coffer", isDirectory: true).appendingPathComponent("coffer.db")
+    }
+
+    /// The write-ahead log next to the database file.
+    public var walURL: URL { URL(fileURLWithPath: url.path + "-wal") }
+    /// The shared-memory index next to the database file.
+    public var shmURL: URL { URL(fileURLWithPath: url.path + "-shm") }
+
+    /// The most recent committed snapshot: it grows by one with every read-write transaction
+    /// that changed something.
+    public var snapshot: UInt64 { state.withLock { $0.snapshot } }
+
+    /// The cache settings new connections start with. Changing them affects only connections
+    /// created afterwards.
+    public var connectionDefaults: ConnectionConfig {
+        get { defaultsStorage.withLock { $0 } }
+        set { defaultsStorage.withLock { $0 = newValue } }
+    }
+
+    /// The extension names recorded in the file when it was opened.
+    public var previouslyRegisteredExtensionNames: [String] {
+        state.withLock { $0.previouslyRegisteredExtensionNames }
+    }
+
+    /// Creates a connection with the database's ``connectionDefaults`` or the given configuration.
+    ///
+    /// Opening the connection's SQLite handle is cheap with raw and key-file keys; a passphrase
+    /// key reuses the key derived when the database was opened.
+    /// - Throws: ``DatabaseError`` when the file cannot be opened again (for example it was deleted).
+    public func newConnection(config: ConnectionConfig? = nil) throws -> Connection {
+        try Connection(database: self, config: config ?? connectionDefaults)
+    }
+
+    /// Opens and configures a new handle for a connection.
+    func openHandle() throws -> SQLiteConnection {
+        try mapSQLite {
+            let handle = try SQLiteConnection(path: url.path, create: false)
+            if let handleKey {
+                try handleKey.bytes.withUnsafeBytes { try handle.applyKey($0) }
+                if let handleCipher {
+                    try handle.applyCipherSettings(
+                        pageSize: handleCipher.pageSize, kdfIterations: handleCipher.kdfIterations,
+                        useHMAC: handleCipher.useHMAC)
+                }
+            }
+            try handle.validateReadable()
+            try DatabaseOpener.applyConnectionPragmas(handle, options: options)
+            return handle
+        }
+    }
+}

@@ -1,0 +1,276 @@
+import CofferSQLite
+import Foundation
+
+/// Opens a database file for the first time in a process: checks the file, finds the key
+/// that opens it, creates or upgrades the schema, and reads the persisted snapshot.
+struct DatabaseOpener {
+    let url: URL
+    let options: DatabaseOptions
+
+    struct Result {
+        var handle: SQLiteConnection
+        var handleKey: KeyCandidate?
+        var handleCipher: CipherSettings?
+        var cipherVersion: String
+        var pageSize: Int
+        var snapshot: UInt64
+        var extensionNames: [String]
+    }
+
+    private var path: String { url.path }
+
+    func open() throws -> Result {
+        let fileManager = FileManager.default
+        let exists = fileManager.fileExists(atPath: path)
+        if !exists && !options.createIfMissing {
+            throw DatabaseError(.io, "the database file does not exist", path: path)
+        }
+        if exists, let size = try? fileManager.attributesOfItem(atPath: path)[.size] as? Int, size == 0,
+            !options.treatsEmptyFileAsNew
+        {
+            throw DatabaseError(
+                .emptyFile,
+                "the database file is empty (0 bytes); set treatsEmptyFileAsNew to start a new database in it",
+                path: path)
+        }
+        if !exists {
+            try createParentDirectory()
+        }
+        do {
+            return try openExisting(isNew: !exists)
+        } catch let error as DatabaseError {
+            guard exists, error.code == .notADatabase || error.code == .corrupt else { throw error }
+            switch options.corruptAction {
+            case .fail:
+                throw error
+            case .rename:
+                let moved = try moveAside()
+                options.logger?.warning(
+                    "Coffer: damaged database moved aside", metadata: ["path": "\(path)", "to": "\(moved)"])
+            case .delete:
+                try removeFileAndSidecars()
+                options.logger?.warning("Coffer: damaged database deleted", metadata: ["path": "\(path)"])
+            }
+            return try openExisting(isNew: true)
+        }
+    }
+
+    private func openExisting(isNew: Bool) throws -> Result {
+        let cipherVersion = try linkedCipherVersion()
+        let cipherMajor = Int(cipherVersion.prefix { $0.isNumber }) ?? 3
+        guard let key = options.key else {
+            return try openPlaintext(cipherVersion: cipherVersion)
+        }
+        try options.cipher.validate(cipherMajor: cipherMajor)
+        let candidates = try KeyCandidate.candidates(for: key)
+        let pageSizes: [Int] =
+            if let pageSize = options.cipher.pageSize {
+                [pageSize]
+            } else if isNew {
+                [CipherSettings.automaticPageSize]
+            } else {
+                [CipherSettings.automaticPageSize, CipherSettings.legacyPageSize]
+            }
+        var lastError: SQLiteError?
+        for candidate in candidates {
+            for pageSize in pageSizes {
+                var cipher = options.cipher
+                cipher.pageSize = pageSize
+                do {
+                    let handle = try SQLiteConnection(path: path)
+                    try candidate.bytes.withUnsafeBytes { try handle.applyKey($0) }
+                    try handle.applyCipherSettings(
+                        pageSize: cipher.pageSize, kdfIterations: cipher.kdfIterations, useHMAC: cipher.useHMAC)
+                    try handle.validateReadable()
+                    return try finish(
+                        handle: handle, candidate: candidate, cipher: cipher, cipherVersion: cipherVersion)
+                } catch let error as SQLiteError where error.isNotADatabase {
+                    lastError = error
+                } catch let error as SQLiteError {
+                    throw DatabaseError(error)
+                }
+            }
+        }
+        throw classifyKeyFailure(keyGiven: true, lastError: lastError)
+    }
+
+    private func openPlaintext(cipherVersion: String) throws -> Result {
+        do {
+            let handle = try SQLiteConnection(path: path)
+            try handle.validateReadable()
+            return try finish(handle: handle, candidate: nil, cipher: nil, cipherVersion: cipherVersion)
+        } catch let error as SQLiteError where error.isNotADatabase {
+            throw classifyKeyFailure(keyGiven: false, lastError: error)
+        } catch let error as SQLiteError {
+            throw DatabaseError(error)
+        }
+    }
+
+    /// Schema, snapshot, and the key later handles use.
+    private func finish(
+        handle: SQLiteConnection, candidate: KeyCandidate?, cipher: CipherSettings?, cipherVersion: String
+    ) throws -> Result {
+        try mapSQLite {
+            try Self.applyConnectionPragmas(handle, options: options)
+            try createOrUpgradeSchema(handle, cipher: cipher)
+            if let limit = options.journalSizeLimit {
+                try handle.execute("PRAGMA journal_size_limit = \(limit)")
+            }
+        }
+        let pageSize = Int(try mapSQLite { try handle.scalarInt("PRAGMA page_size") } ?? 1024)
+        var handleKey = candidate
+        if let candidate, candidate.isPassphrase {
+            // A new file's first page may still sit in the WAL: copy it home so the salt is readable.
+            _ = try? handle.checkpoint(.passive)
+            handleKey = try derivedKey(from: candidate, iterations: cipher?.kdfIterations ?? 64_000)
+        }
+        let (snapshot, names) = try mapSQLite { () throws -> (UInt64, [String]) in
+            let stmt = try handle.prepare(SQL.yapGet)
+            try stmt.bind(SQL.snapshotExtension, at: 1)
+            try stmt.bind(SQL.snapshotKey, at: 2)
+            let snapshot = try stmt.step() ? UInt64(bitPattern: stmt.int64(0)) : 0
+            var names: [String] = []
+            let list = try handle.prepare(SQL.yapExtensionNames)
+            while try list.step() { names.append(list.text(0)) }
+            return (snapshot, names)
+        }
+        var resolved = cipher
+        if resolved != nil { resolved?.pageSize = pageSize }
+        return Result(
+            handle: handle, handleKey: handleKey, handleCipher: resolved, cipherVersion: cipherVersion,
+            pageSize: pageSize, snapshot: snapshot, extensionNames: names)
+    }
+
+    /// The passphrase's PBKDF2 output as a raw key spec, so later handles skip the KDF.
+    private func derivedKey(from candidate: KeyCandidate, iterations: Int) throws -> KeyCandidate {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw DatabaseError(.io, "cannot read the database salt", path: path)
+        }
+        defer { try? handle.close() }
+        let salt = (try? handle.read(upToCount: 16)) ?? Data()
+        guard salt.count == 16 else { throw DatabaseError(.io, "cannot read the database salt", path: path) }
+        do {
+            return try candidate.derivedRawSpec(salt: salt, iterations: iterations)
+        } catch {
+            throw DatabaseError(.invalidKey, "key derivation failed", path: path)
+        }
+    }
+
+    private func createOrUpgradeSchema(_ handle: SQLiteConnection, cipher: CipherSettings?) throws {
+        let version = try handle.scalarInt("PRAGMA user_version") ?? 0
+        let tableCount = try handle.scalarInt("SELECT count(*) FROM sqlite_master") ?? 0
+        if version > SQL.formatVersion {
+            throw DatabaseError(
+                .unsupportedFormat,
+                "the file has format version \(version); this Coffer reads up to \(SQL.formatVersion)", path: path)
+        }
+        if tableCount == 0 {
+            if cipher == nil {
+                try handle.execute("PRAGMA page_size = \(options.cipher.pageSize ?? CipherSettings.automaticPageSize)")
+            }
+            try handle.execute("PRAGMA auto_vacuum = FULL")
+        }
+        try handle.execute("PRAGMA journal_mode = WAL")
+        try handle.execute("BEGIN IMMEDIATE TRANSACTION")
+        do {
+            if version == 1 { try handle.execute(#"DROP TABLE IF EXISTS "yap""#) }
+            try handle.execute(SQL.createTables)
+            if version >= 1 && version < 3 {
+                let hasOld = try handle.scalarInt(
+                    "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'database'") ?? 0
+                if hasOld > 0 {
+                    try handle.execute(
+                        #"INSERT INTO "database2" ("collection", "key", "data", "metadata") SELECT "collection", "key", "data", "metadata" FROM "database"; DROP TABLE IF EXISTS "database""#
+                    )
+                }
+            }
+            if version != SQL.formatVersion {
+                try handle.execute("PRAGMA user_version = \(SQL.formatVersion)")
+            }
+            try handle.execute("COMMIT TRANSACTION")
+        } catch {
+            try? handle.execute("ROLLBACK TRANSACTION")
+            throw error
+        }
+    }
+
+    /// Pragmas every handle gets (the checkpointer too).
+    static func applyConnectionPragmas(_ handle: SQLiteConnection, options: DatabaseOptions) throws {
+        handle.setBusyTimeout(milliseconds: Int32(clamping: options.busyTimeout.components.seconds * 1000))
+        handle.setAutoCheckpoint(pages: 0)
+        try handle.execute("PRAGMA synchronous = \(options.synchronous.rawValue)")
+        if let kib = options.pageCacheKiB { try handle.execute("PRAGMA cache_size = -\(kib)") }
+        if let mmap = options.mmapSize { try handle.execute("PRAGMA mmap_size = \(mmap)") }
+    }
+
+    private func linkedCipherVersion() throws -> String {
+        let probe = try mapSQLite { try SQLiteConnection(path: ":memory:") }
+        guard let version = try mapSQLite({ try probe.cipherVersion() }), !version.isEmpty else {
+            throw DatabaseError(
+                .notSQLCipher, "the linked SQLite library is not SQLCipher; refusing to store data unencrypted")
+        }
+        return version
+    }
+
+    /// Turns "SQLCipher could not read page 1" into the most precise error the file allows.
+    private func classifyKeyFailure(keyGiven: Bool, lastError: SQLiteError?) -> DatabaseError {
+        let header = FileHandle(forReadingAtPath: path).flatMap { handle -> Data? in
+            defer { try? handle.close() }
+            return try? handle.read(upToCount: 1024)
+        } ?? Data()
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? header.count
+        let isPlaintextSQLite = header.starts(with: Array("SQLite format 3\0".utf8))
+        let looksEncrypted = size >= 512 && size % 512 == 0 && Set(header).count >= 128
+        if isPlaintextSQLite {
+            if keyGiven {
+                return DatabaseError(
+                    .notEncrypted, "a key was given but the file is an unencrypted SQLite database", path: path)
+            }
+            return DatabaseError(.corrupt, lastError?.message ?? "the database is damaged", path: path)
+        }
+        if !looksEncrypted {
+            return DatabaseError(.notADatabase, "the file is not a database", path: path, sqliteCode: lastError?.code)
+        }
+        if keyGiven {
+            return DatabaseError(
+                .wrongKey,
+                "the key does not open the file (or its first page is damaged; SQLCipher cannot tell these apart)",
+                path: path, sqliteCode: lastError?.code)
+        }
+        return DatabaseError(.keyRequired, "the file is encrypted; a key is required", path: path)
+    }
+
+    private func createParentDirectory() throws {
+        let directory = url.deletingLastPathComponent()
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw DatabaseError(.io, "cannot create the directory \(directory.path)", path: path)
+        }
+    }
+
+    private func moveAside() throws -> String {
+        var index = 0
+        while FileManager.default.fileExists(atPath: "\(path).\(index).corrupt") { index += 1 }
+        let target = "\(path).\(index).corrupt"
+        do {
+            try FileManager.default.moveItem(atPath: path, toPath: target)
+            for suffix in ["-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
+                try FileManager.default.moveItem(atPath: path + suffix, toPath: target + suffix)
+            }
+        } catch {
+            throw DatabaseError(.io, "cannot move the damaged database aside", path: path)
+        }
+        return target
+    }
+
+    private func removeFileAndSidecars() throws {
+        do {
+            for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
+                try FileManager.default.removeItem(atPath: path + suffix)
+            }
+        } catch {
+            throw DatabaseError(.io, "cannot delete the damaged database", path: path)
+        }
+    }
+}

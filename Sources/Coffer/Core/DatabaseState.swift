@@ -1,0 +1,73 @@
+import Foundation
+
+/// The database-wide state every transaction consults: YapDatabase's "snapshot queue" state,
+/// kept behind the database's mutex.
+struct DatabaseState {
+    /// The last committed snapshot.
+    var snapshot: UInt64
+    /// Recent changesets in snapshot order, including one registered just before its SQLite commit.
+    var changesets: [Changeset] = []
+    /// Live connections and the snapshot each one's caches reflect.
+    var connections: [UInt64: ConnectionEntry] = [:]
+    var nextConnectionID: UInt64 = 1
+    var changeStreams: [UInt64: AsyncStream<Changeset>.Continuation] = [:]
+    var nextStreamID: UInt64 = 1
+    var previouslyRegisteredExtensionNames: [String]
+
+    /// Changesets kept at most, even when a connection lags behind (it then flushes its caches).
+    static let retainedChangesetLimit = 10_000
+
+    init(snapshot: UInt64, previouslyRegisteredExtensionNames: [String]) {
+        self.snapshot = snapshot
+        self.previouslyRegisteredExtensionNames = previouslyRegisteredExtensionNames
+    }
+
+    /// The changesets after `since` up to and including `until`, or nil when some were dropped.
+    func changesets(after since: UInt64, through until: UInt64) -> [Changeset]? {
+        guard until > since else { return [] }
+        let result = changesets.filter { $0.snapshot > since && $0.snapshot <= until }
+        return result.count == Int(until - since) ? result : nil
+    }
+
+    mutating func addPending(_ changeset: Changeset) {
+        changesets.append(changeset)
+    }
+
+    mutating func removePending(snapshot: UInt64) {
+        changesets.removeAll { $0.snapshot == snapshot }
+    }
+
+    /// Records that a connection's caches now reflect `snapshot`, and drops changesets every
+    /// live connection has seen.
+    mutating func noteConnection(_ id: UInt64, at snapshot: UInt64) {
+        connections[id]?.snapshot = snapshot
+        prune()
+    }
+
+    mutating func prune() {
+        let oldest = connections.values.map(\.snapshot).min() ?? snapshot
+        let floor = min(oldest, snapshot)
+        if let first = changesets.first, first.snapshot <= floor {
+            changesets.removeAll { $0.snapshot <= floor }
+        }
+        if changesets.count > Self.retainedChangesetLimit {
+            changesets.removeFirst(changesets.count - Self.retainedChangesetLimit)
+        }
+    }
+
+    mutating func finishChangeStreams() {
+        for continuation in changeStreams.values { continuation.finish() }
+        changeStreams.removeAll()
+    }
+}
+
+/// A weak reference to a live connection plus the snapshot its caches reflect.
+final class ConnectionEntry {
+    weak var connection: Connection?
+    var snapshot: UInt64
+
+    init(connection: Connection, snapshot: UInt64) {
+        self.connection = connection
+        self.snapshot = snapshot
+    }
+}

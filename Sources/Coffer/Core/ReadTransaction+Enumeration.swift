@@ -1,0 +1,168 @@
+import CofferSQLite
+import Foundation
+
+/// Enumerations over collections, keys, objects, metadata and whole rows.
+///
+/// Each closure gets an `inout Bool` stop flag. Filters see only keys, so rejected rows are
+/// never deserialized. Changing the database inside an enumeration without setting `stop`
+/// throws `mutationDuringEnumeration` (touches are allowed). Order is SQLite's, not sorted.
+extension ReadTransaction {
+    /// Calls `body` with each collection that holds at least one row.
+    public func enumerateCollections(_ body: (_ collection: String, _ stop: inout Bool) throws -> Void) throws {
+        try forEachRow(SQL.allCollections) { stmt, stop in try body(stmt.text(0), &stop) }
+    }
+
+    /// Calls `body` with each collection that has a row for `key`.
+    public func enumerateCollections(
+        forKey key: String, _ body: (_ collection: String, _ stop: inout Bool) throws -> Void
+    ) throws {
+        try forEachRow(SQL.collectionsForKey, binding: key) { stmt, stop in try body(stmt.text(0), &stop) }
+    }
+
+    /// Calls `body` with each key of `collection`.
+    public func enumerateKeys(
+        inCollection collection: String?, _ body: (_ key: String, _ stop: inout Bool) throws -> Void
+    ) throws {
+        try forEachRow(SQL.enumerateKeysInCollection, binding: collection ?? "") { stmt, stop in
+            try body(stmt.text(1), &stop)
+        }
+    }
+
+    /// Calls `body` with each collection and key in the database.
+    public func enumerateKeysInAllCollections(
+        _ body: (_ collection: String, _ key: String, _ stop: inout Bool) throws -> Void
+    ) throws {
+        try forEachRow(SQL.enumerateKeysInAll) { stmt, stop in try body(stmt.text(1), stmt.text(2), &stop) }
+    }
+
+    /// Calls `body` with each key and object of `collection` that passes `filter`.
+    public func enumerateKeysAndObjects(
+        inCollection collection: String?, filter: ((_ key: String) -> Bool)? = nil,
+        _ body: (_ key: String, _ object: any Sendable, _ stop: inout Bool) throws -> Void
+    ) throws {
+        let collection = collection ?? ""
+        try forEachRow(SQL.enumerateObjectsInCollection, binding: collection) { stmt, stop in
+            let key = stmt.text(1)
+            if let filter, !filter(key) { return }
+            let ck = CollectionKey(collection: collection, key: key)
+            try body(key, try cachedObject(ck, stmt, column: 2), &stop)
+        }
+    }
+
+    /// Calls `body` with each key and object of `collection` that passes `filter`, as `T`.
+    /// - Throws: `.typeMismatch` when a stored object is not a `T`.
+    public func enumerateKeysAndObjects<T: Decodable & Sendable>(
+        inCollection collection: String?, as type: T.Type, filter: ((_ key: String) -> Bool)? = nil,
+        _ body: (_ key: String, _ object: T, _ stop: inout Bool) throws -> Void
+    ) throws {
+        try enumerateKeysAndObjects(inCollection: collection, filter: filter) { key, object, stop in
+            try body(key, try castDecoding(object, to: T.self, CollectionKey(collection: collection ?? "", key: key)),
+                     &stop)
+        }
+    }
+
+    /// Calls `body` with each collection, key and object in the database that passes `filter`.
+    public func enumerateKeysAndObjectsInAllCollections(
+        filter: ((_ collection: String, _ key: String) -> Bool)? = nil,
+        _ body: (_ collection: String, _ key: String, _ object: any Sendable, _ stop: inout Bool) throws -> Void
+    ) throws {
+        try forEachRow(SQL.enumerateObjectsInAll) { stmt, stop in
+            let ck = CollectionKey(collection: stmt.text(1), key: stmt.text(2))
+            if let filter, !filter(ck.collection, ck.key) { return }
+            try body(ck.collection, ck.key, try cachedObject(ck, stmt, column: 3), &stop)
+        }
+    }
+
+    /// Calls `body` with each key and metadata of `collection` that passes `filter`.
+    public func enumerateKeysAndMetadata(
+        inCollection collection: String?, filter: ((_ key: String) -> Bool)? = nil,
+        _ body: (_ key: String, _ metadata: (any Sendable)?, _ stop: inout Bool) throws -> Void
+    ) throws {
+        let collection = collection ?? ""
+        try forEachRow(SQL.enumerateMetadataInCollection, binding: collection) { stmt, stop in
+            let key = stmt.text(1)
+            if let filter, !filter(key) { return }
+            try body(key, try cachedMetadata(CollectionKey(collection: collection, key: key), stmt, column: 2), &stop)
+        }
+    }
+
+    /// Calls `body` with each collection, key and metadata in the database that passes `filter`.
+    public func enumerateKeysAndMetadataInAllCollections(
+        filter: ((_ collection: String, _ key: String) -> Bool)? = nil,
+        _ body: (_ collection: String, _ key: String, _ metadata: (any Sendable)?, _ stop: inout Bool) throws -> Void
+    ) throws {
+        try forEachRow(SQL.enumerateMetadataInAll) { stmt, stop in
+            let ck = CollectionKey(collection: stmt.text(1), key: stmt.text(2))
+            if let filter, !filter(ck.collection, ck.key) { return }
+            try body(ck.collection, ck.key, try cachedMetadata(ck, stmt, column: 3), &stop)
+        }
+    }
+
+    /// Calls `body` with each key, object and metadata of `collection` that passes `filter`.
+    public func enumerateRows(
+        inCollection collection: String?, filter: ((_ key: String) -> Bool)? = nil,
+        _ body: (_ key: String, _ object: any Sendable, _ metadata: (any Sendable)?, _ stop: inout Bool) throws -> Void
+    ) throws {
+        let collection = collection ?? ""
+        try forEachRow(SQL.enumerateRowsInCollection, binding: collection) { stmt, stop in
+            let key = stmt.text(1)
+            if let filter, !filter(key) { return }
+            let ck = CollectionKey(collection: collection, key: key)
+            try body(key, try cachedObject(ck, stmt, column: 2), try cachedMetadata(ck, stmt, column: 3), &stop)
+        }
+    }
+
+    /// Calls `body` with each collection, key, object and metadata in the database that passes `filter`.
+    public func enumerateRowsInAllCollections(
+        filter: ((_ collection: String, _ key: String) -> Bool)? = nil,
+        _ body: (
+            _ collection: String, _ key: String, _ object: any Sendable, _ metadata: (any Sendable)?,
+            _ stop: inout Bool
+        ) throws -> Void
+    ) throws {
+        try forEachRow(SQL.enumerateRowsInAll) { stmt, stop in
+            let ck = CollectionKey(collection: stmt.text(1), key: stmt.text(2))
+            if let filter, !filter(ck.collection, ck.key) { return }
+            try body(
+                ck.collection, ck.key, try cachedObject(ck, stmt, column: 3), try cachedMetadata(ck, stmt, column: 4),
+                &stop)
+        }
+    }
+
+    // MARK: Row loop
+
+    /// Steps `sql`, guarding against mutation and nested use of the same cached statement.
+    func forEachRow(
+        _ sql: String, binding text: String? = nil, _ body: (Statement, inout Bool) throws -> Void
+    ) throws {
+        try checkActive()
+        let stmt = try mapSQLite { try core.sqlite.cachedStatement(sql) }
+        defer { stmt.reset() }
+        if let text { try mapSQLite { try stmt.bind(text, at: 1) } }
+        let mutations = core.mutationCount
+        var stop = false
+        while try mapSQLite({ try stmt.step() }) {
+            try body(stmt, &stop)
+            if stop { return }
+            if core.mutationCount != mutations {
+                throw DatabaseError(
+                    .mutationDuringEnumeration,
+                    "the database was changed inside an enumeration that did not set stop")
+            }
+        }
+    }
+
+    func cachedObject(_ ck: CollectionKey, _ stmt: Statement, column: Int32) throws -> any Sendable {
+        if core.config.objectCacheEnabled, let cached = core.objectCache.value(forKey: ck) { return cached }
+        let object = try decodeObject(stmt.data(column) ?? Data(), ck)
+        if core.config.objectCacheEnabled { core.objectCache.setValue(object, forKey: ck) }
+        return object
+    }
+
+    func cachedMetadata(_ ck: CollectionKey, _ stmt: Statement, column: Int32) throws -> (any Sendable)? {
+        if core.config.metadataCacheEnabled, let cached = core.metadataCache.value(forKey: ck) { return cached }
+        let metadata = try stmt.data(column).map { try decodeMetadata($0, ck) }
+        if core.config.metadataCacheEnabled { core.metadataCache.setValue(metadata, forKey: ck) }
+        return metadata
+    }
+}

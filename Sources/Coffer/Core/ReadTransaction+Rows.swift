@@ -1,0 +1,84 @@
+import CofferSQLite
+import Foundation
+
+/// Shared row-level helpers: statements, decoding through the chains, casting.
+extension ReadTransaction {
+    func scalar(_ sql: String, _ text: String? = nil) throws -> Int64? {
+        let stmt = try core.sqlite.cachedStatement(sql)
+        defer { stmt.reset() }
+        if let text { try stmt.bind(text, at: 1) }
+        return try stmt.step() ? stmt.int64(0) : nil
+    }
+
+    func rowid(for ck: CollectionKey) throws -> Int64? {
+        try mapSQLite(collection: ck.collection, key: ck.key) {
+            let stmt = try core.sqlite.cachedStatement(SQL.rowidForKey)
+            defer { stmt.reset() }
+            try stmt.bind(ck.collection, at: 1)
+            try stmt.bind(ck.key, at: 2)
+            return try stmt.step() ? stmt.int64(0) : nil
+        }
+    }
+
+    /// Column 1 (data or metadata) of the row `ck`, using a `SELECT rowid, <column>` statement.
+    func fetchColumn(_ sql: String, _ ck: CollectionKey) throws -> Data? {
+        var found = false
+        return try fetchColumn(sql, ck, found: &found)
+    }
+
+    func fetchColumn(_ sql: String, _ ck: CollectionKey, found: inout Bool) throws -> Data? {
+        try mapSQLite(collection: ck.collection, key: ck.key) {
+            let stmt = try core.sqlite.cachedStatement(sql)
+            defer { stmt.reset() }
+            try stmt.bind(ck.collection, at: 1)
+            try stmt.bind(ck.key, at: 2)
+            guard try stmt.step() else { return nil }
+            found = true
+            return stmt.data(1)
+        }
+    }
+
+    func decodeObject(_ data: Data, _ ck: CollectionKey) throws -> any Sendable {
+        let chain = configs.config(for: ck.collection).objectChain
+        do {
+            return try chain.deserialize(data, collection: ck.collection, key: ck.key)
+        } catch {
+            throw Self.serializationError(error, "cannot decode the stored object", ck)
+        }
+    }
+
+    func decodeMetadata(_ data: Data, _ ck: CollectionKey) throws -> any Sendable {
+        let chain = configs.config(for: ck.collection).metadataChain
+        do {
+            return try chain.deserialize(data, collection: ck.collection, key: ck.key)
+        } catch {
+            throw Self.serializationError(error, "cannot decode the stored metadata", ck)
+        }
+    }
+
+    static func serializationError(_ error: any Error, _ message: String, _ ck: CollectionKey) -> DatabaseError {
+        if let error = error as? DatabaseError { return error }
+        let underlying: any Error & Sendable =
+            (error as? SerializationError) ?? SerializationError(.codecFailed, stage: "codec", reason: "\(error)")
+        return DatabaseError(.serialization, message, collection: ck.collection, key: ck.key, underlying: underlying)
+    }
+
+    func cast<T>(_ value: any Sendable, to type: T.Type, _ ck: CollectionKey) throws -> T {
+        if let typed = value as? T { return typed }
+        throw DatabaseError(
+            .typeMismatch, "the stored value is a \(Swift.type(of: value)), not a \(T.self)",
+            collection: ck.collection, key: ck.key)
+    }
+
+    func castDecoding<T: Decodable>(_ value: any Sendable, to type: T.Type, _ ck: CollectionKey) throws -> T {
+        if let typed = value as? T { return typed }
+        if let encoded = value as? EncodedValue {
+            do {
+                return try encoded.decode(as: T.self)
+            } catch {
+                throw Self.serializationError(error, "cannot decode the stored value as \(T.self)", ck)
+            }
+        }
+        return try cast(value, to: T.self, ck)
+    }
+}

@@ -1,0 +1,182 @@
+import CofferSQLite
+public import Foundation
+
+/// Reads the database at one snapshot; valid only inside the closure it was passed to.
+///
+/// Every method throws `misuse` once the closure has returned. A `nil` collection is the
+/// default collection `""`.
+public class ReadTransaction {
+    /// The connection running this transaction.
+    public let connection: Connection
+    /// The snapshot this transaction sees.
+    public let snapshot: UInt64
+    /// Free-form storage for the duration of the transaction (YapDatabase's `userInfo`).
+    public var userInfo: [String: any Sendable] = [:]
+    let core: ConnectionCore
+    var configs: ConfigSnapshot
+    private(set) var isActive = true
+
+    init(connection: Connection, core: ConnectionCore, snapshot: UInt64) {
+        self.connection = connection
+        self.core = core
+        self.snapshot = snapshot
+        self.configs = connection.database.configSnapshot()
+    }
+
+    func invalidate() { isActive = false }
+
+    @inline(__always)
+    func checkActive() throws {
+        guard isActive else {
+            throw DatabaseError(.misuse, "the transaction was used after its closure returned")
+        }
+    }
+
+    // MARK: Counts and lists
+
+    /// The number of collections that hold at least one row.
+    /// - Complexity: O(n) over the index.
+    public func numberOfCollections() throws -> Int {
+        try checkActive()
+        return try mapSQLite { Int(try scalar(SQL.countCollections) ?? 0) }
+    }
+
+    /// The number of rows in `collection`.
+    public func numberOfKeys(inCollection collection: String?) throws -> Int {
+        try checkActive()
+        return try mapSQLite { Int(try scalar(SQL.countKeysInCollection, collection ?? "") ?? 0) }
+    }
+
+    /// The number of rows in the whole database.
+    public func numberOfKeysInAllCollections() throws -> Int {
+        try checkActive()
+        return try mapSQLite { Int(try scalar(SQL.countAllKeys) ?? 0) }
+    }
+
+    /// Every collection that holds at least one row.
+    public func allCollections() throws -> [String] {
+        var result: [String] = []
+        try enumerateCollections { collection, _ in result.append(collection) }
+        return result
+    }
+
+    /// Every key of `collection`.
+    public func allKeys(inCollection collection: String?) throws -> [String] {
+        var result: [String] = []
+        try enumerateKeys(inCollection: collection) { key, _ in result.append(key) }
+        return result
+    }
+
+    // MARK: Single rows
+
+    /// Whether a row exists for `key` in `collection`. Uses the cache when it can.
+    public func hasObject(forKey key: String, inCollection collection: String?) throws -> Bool {
+        try checkActive()
+        let ck = CollectionKey(collection: collection ?? "", key: key)
+        if core.objectCache.contains(ck) { return true }
+        return try rowid(for: ck) != nil
+    }
+
+    /// The object stored for `key` in `collection`, deserialized by the collection's chain.
+    ///
+    /// Collections without a registered codec return an ``EncodedValue``: use the typed
+    /// `object(forKey:inCollection:as:)` to decode it.
+    /// - Throws: ``DatabaseError`` `.serialization` (naming collection and key) when the stored
+    ///   bytes do not decode; any other ``DatabaseError`` from reading.
+    public func object(forKey key: String, inCollection collection: String?) throws -> (any Sendable)? {
+        try checkActive()
+        let ck = CollectionKey(collection: collection ?? "", key: key)
+        if core.config.objectCacheEnabled, let cached = core.objectCache.value(forKey: ck) { return cached }
+        guard let data = try fetchColumn(SQL.dataForKey, ck) else { return nil }
+        let object = try decodeObject(data, ck)
+        if core.config.objectCacheEnabled { core.objectCache.setValue(object, forKey: ck) }
+        return object
+    }
+
+    /// The object stored for `key` in `collection`, as `T`.
+    /// - Throws: ``DatabaseError`` `.typeMismatch` when the stored object is not a `T`.
+    public func object<T>(forKey key: String, inCollection collection: String?, as type: T.Type) throws -> T? {
+        guard let value = try object(forKey: key, inCollection: collection) else { return nil }
+        return try cast(value, to: T.self, CollectionKey(collection: collection ?? "", key: key))
+    }
+
+    /// The object stored for `key` in `collection`, as `T`; decodes ``EncodedValue``s as JSON.
+    /// - Throws: ``DatabaseError`` `.typeMismatch` or `.serialization`.
+    public func object<T: Decodable & Sendable>(
+        forKey key: String, inCollection collection: String?, as type: T.Type
+    ) throws -> T? {
+        guard let value = try object(forKey: key, inCollection: collection) else { return nil }
+        let ck = CollectionKey(collection: collection ?? "", key: key)
+        let typed = try castDecoding(value, to: T.self, ck)
+        if value is EncodedValue, core.config.objectCacheEnabled { core.objectCache.setValue(typed, forKey: ck) }
+        return typed
+    }
+
+    /// The metadata stored for `key` in `collection` (nil when the row has none or does not exist).
+    /// - Throws: ``DatabaseError`` `.serialization` when the stored bytes do not decode.
+    public func metadata(forKey key: String, inCollection collection: String?) throws -> (any Sendable)? {
+        try checkActive()
+        let ck = CollectionKey(collection: collection ?? "", key: key)
+        if core.config.metadataCacheEnabled, let cached = core.metadataCache.value(forKey: ck) { return cached }
+        var found = false
+        let data = try fetchColumn(SQL.metadataForKey, ck, found: &found)
+        guard found else { return nil }
+        let metadata = try data.map { try decodeMetadata($0, ck) }
+        if core.config.metadataCacheEnabled { core.metadataCache.setValue(metadata, forKey: ck) }
+        return metadata
+    }
+
+    /// The metadata stored for `key` in `collection`, as `T`.
+    /// - Throws: ``DatabaseError`` `.typeMismatch` when the stored metadata is not a `T`.
+    public func metadata<T>(forKey key: String, inCollection collection: String?, as type: T.Type) throws -> T? {
+        guard let value = try metadata(forKey: key, inCollection: collection) else { return nil }
+        return try cast(value, to: T.self, CollectionKey(collection: collection ?? "", key: key))
+    }
+
+    /// The metadata stored for `key` in `collection`, as `T`; decodes ``EncodedValue``s as JSON.
+    public func metadata<T: Decodable & Sendable>(
+        forKey key: String, inCollection collection: String?, as type: T.Type
+    ) throws -> T? {
+        guard let value = try metadata(forKey: key, inCollection: collection) else { return nil }
+        return try castDecoding(value, to: T.self, CollectionKey(collection: collection ?? "", key: key))
+    }
+
+    /// The object and metadata of one row, or nil when the row does not exist.
+    public func objectAndMetadata(
+        forKey key: String, inCollection collection: String?
+    ) throws -> (object: any Sendable, metadata: (any Sendable)?)? {
+        guard let object = try object(forKey: key, inCollection: collection) else { return nil }
+        return (object, try metadata(forKey: key, inCollection: collection))
+    }
+
+    /// The stored bytes of the object, exactly as the chain produced them (no decoding).
+    public func serializedObject(forKey key: String, inCollection collection: String?) throws -> Data? {
+        try checkActive()
+        return try fetchColumn(SQL.dataForKey, CollectionKey(collection: collection ?? "", key: key))
+    }
+
+    /// The stored bytes of the metadata (no decoding).
+    public func serializedMetadata(forKey key: String, inCollection collection: String?) throws -> Data? {
+        try checkActive()
+        return try fetchColumn(SQL.metadataForKey, CollectionKey(collection: collection ?? "", key: key))
+    }
+
+    /// The stored bytes of object and metadata, or nil when the row does not exist.
+    public func serializedObjectAndMetadata(
+        forKey key: String, inCollection collection: String?
+    ) throws -> (object: Data, metadata: Data?)? {
+        try checkActive()
+        let ck = CollectionKey(collection: collection ?? "", key: key)
+        return try mapSQLite(collection: ck.collection, key: ck.key) {
+            let stmt = try core.sqlite.cachedStatement(SQL.rowForKey)
+            defer { stmt.reset() }
+            try stmt.bind(ck.collection, at: 1)
+            try stmt.bind(ck.key, at: 2)
+            guard try stmt.step() else { return nil }
+            return (stmt.data(1) ?? Data(), stmt.data(2))
+        }
+    }
+}
+
+@available(*, unavailable, message: "a transaction is valid only inside its closure, on its connection's queue")
+extension ReadTransaction: Sendable {}

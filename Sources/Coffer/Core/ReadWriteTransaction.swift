@@ -1,0 +1,190 @@
+import CofferSQLite
+public import Dispatch
+public import Foundation
+
+/// Reads and writes the database; valid only inside the closure it was passed to.
+///
+/// Changes become visible to other connections when the closure returns and the transaction
+/// commits. Throwing from the closure, or calling ``rollback()``, discards them all.
+public final class ReadWriteTransaction: ReadTransaction {
+    var changes = PendingChanges()
+    private var completions: [(DispatchQueue?, @Sendable () -> Void)] = []
+    private(set) var isRolledBack = false
+
+    /// A value delivered with this commit's ``Changeset`` (YapDatabase's custom notification object).
+    public var notificationCustomObject: (any Sendable)?
+
+    /// Discards every change of this transaction when its closure returns; further writes throw.
+    public func rollback() {
+        isRolledBack = true
+    }
+
+    /// Runs `block` on `queue` (default: a database-owned serial queue) after this transaction
+    /// commits; blocks run in the order they were added. Not called when it rolls back.
+    public func addCompletion(queue: DispatchQueue? = nil, _ block: @escaping @Sendable () -> Void) {
+        completions.append((queue, block))
+    }
+
+    func runCompletions(on defaultQueue: DispatchQueue) {
+        for (queue, block) in completions { (queue ?? defaultQueue).async(execute: block) }
+        completions = []
+    }
+
+    func checkWritable() throws {
+        try checkActive()
+        guard !isRolledBack else {
+            throw DatabaseError(.misuse, "the transaction was rolled back; it cannot write any more")
+        }
+    }
+
+    // MARK: Set
+
+    /// Stores `object` (and `metadata`) for `key` in `collection`, replacing any existing row.
+    ///
+    /// A nil object removes the row. The collection's pre-sanitizer runs first (returning nil
+    /// removes the row), then its chain serializes the values; the post-sanitizer runs last.
+    /// - Throws: ``DatabaseError`` `.serialization` when a value cannot be serialized (nothing is
+    ///   written), or any ``DatabaseError`` from writing.
+    public func setObject(
+        _ object: (any Sendable)?, forKey key: String, inCollection collection: String?,
+        withMetadata metadata: (any Sendable)? = nil
+    ) throws {
+        try setObject(
+            object, forKey: key, inCollection: collection, withMetadata: metadata, serializedObject: nil,
+            serializedMetadata: nil)
+    }
+
+    /// Like ``setObject(_:forKey:inCollection:withMetadata:)``, with bytes already serialized by
+    /// the caller (stored as given; the values are cached as given).
+    public func setObject(
+        _ object: (any Sendable)?, forKey key: String, inCollection collection: String?,
+        withMetadata metadata: (any Sendable)?, serializedObject: Data?, serializedMetadata: Data?
+    ) throws {
+        try checkWritable()
+        let ck = CollectionKey(collection: collection ?? "", key: key)
+        guard var object else {
+            try removeObject(forKey: key, inCollection: collection)
+            return
+        }
+        let config = configs.config(for: ck.collection)
+        if let sanitize = config.objectPreSanitizer {
+            guard let sanitized = sanitize(ck.collection, ck.key, object) else {
+                try removeObject(forKey: key, inCollection: collection)
+                return
+            }
+            object = sanitized
+        }
+        var metadata = metadata
+        if let value = metadata, let sanitize = config.metadataPreSanitizer {
+            metadata = sanitize(ck.collection, ck.key, value)
+        }
+        let data = try serializedObject ?? encode(object, with: config.objectChain, ck, what: "object")
+        let metadataData = try metadata.map {
+            try serializedMetadata ?? encode($0, with: config.metadataChain, ck, what: "metadata")
+        }
+        let inserted = try mapSQLite(collection: ck.collection, key: ck.key) { () throws -> Bool in
+            if let rowid = try existingRowid(ck) {
+                let stmt = try core.sqlite.cachedStatement(SQL.updateAll)
+                try stmt.bind(data, at: 1)
+                try stmt.bind(metadataData, at: 2)
+                try stmt.bind(rowid, at: 3)
+                try stmt.run()
+                return false
+            }
+            let stmt = try core.sqlite.cachedStatement(SQL.insert)
+            try stmt.bind(ck.collection, at: 1)
+            try stmt.bind(ck.key, at: 2)
+            try stmt.bind(data, at: 3)
+            try stmt.bind(metadataData, at: 4)
+            try stmt.run()
+            return true
+        }
+        core.mutationCount &+= 1
+        changes.hasDiskChanges = true
+        if inserted { changes.insertedKeys.insert(ck) }
+        if core.config.objectCacheEnabled { core.objectCache.setValue(object, forKey: ck) }
+        if core.config.metadataCacheEnabled { core.metadataCache.setValue(metadata, forKey: ck) }
+        changes.objectUpdates[ck] = .forWrite(object, policy: config.objectPolicy)
+        changes.metadataUpdates[ck] = .forWrite(metadata, policy: config.metadataPolicy)
+        config.objectPostSanitizer?(ck.collection, ck.key, object)
+        if let metadata { config.metadataPostSanitizer?(ck.collection, ck.key, metadata) }
+    }
+
+    // MARK: Replace
+
+    /// Replaces the object of an existing row, keeping its metadata; does nothing when the row
+    /// does not exist. A nil object removes the row.
+    /// - Throws: ``DatabaseError`` `.serialization` or any error from writing.
+    public func replaceObject(_ object: (any Sendable)?, forKey key: String, inCollection collection: String?) throws {
+        try checkWritable()
+        let ck = CollectionKey(collection: collection ?? "", key: key)
+        guard var object else {
+            try removeObject(forKey: key, inCollection: collection)
+            return
+        }
+        guard let rowid = try existingRowid(ck) else { return }
+        let config = configs.config(for: ck.collection)
+        if let sanitize = config.objectPreSanitizer {
+            guard let sanitized = sanitize(ck.collection, ck.key, object) else {
+                try removeObject(forKey: key, inCollection: collection)
+                return
+            }
+            object = sanitized
+        }
+        let data = try encode(object, with: config.objectChain, ck, what: "object")
+        try mapSQLite(collection: ck.collection, key: ck.key) {
+            let stmt = try core.sqlite.cachedStatement(SQL.updateData)
+            try stmt.bind(data, at: 1)
+            try stmt.bind(rowid, at: 2)
+            try stmt.run()
+        }
+        core.mutationCount &+= 1
+        changes.hasDiskChanges = true
+        if core.config.objectCacheEnabled { core.objectCache.setValue(object, forKey: ck) }
+        changes.objectUpdates[ck] = .forWrite(object, policy: config.objectPolicy)
+        config.objectPostSanitizer?(ck.collection, ck.key, object)
+    }
+
+    /// Replaces the metadata of an existing row, keeping its object; does nothing when the row
+    /// does not exist. Nil clears the metadata.
+    /// - Throws: ``DatabaseError`` `.serialization` or any error from writing.
+    public func replaceMetadata(
+        _ metadata: (any Sendable)?, forKey key: String, inCollection collection: String?
+    ) throws {
+        try checkWritable()
+        let ck = CollectionKey(collection: collection ?? "", key: key)
+        guard let rowid = try existingRowid(ck) else { return }
+        let config = configs.config(for: ck.collection)
+        var metadata = metadata
+        if let value = metadata, let sanitize = config.metadataPreSanitizer {
+            metadata = sanitize(ck.collection, ck.key, value)
+        }
+        let data = try metadata.map { try encode($0, with: config.metadataChain, ck, what: "metadata") }
+        try mapSQLite(collection: ck.collection, key: ck.key) {
+            let stmt = try core.sqlite.cachedStatement(SQL.updateMetadata)
+            try stmt.bind(data, at: 1)
+            try stmt.bind(rowid, at: 2)
+            try stmt.run()
+        }
+        core.mutationCount &+= 1
+        changes.hasDiskChanges = true
+        if core.config.metadataCacheEnabled { core.metadataCache.setValue(metadata, forKey: ck) }
+        changes.metadataUpdates[ck] = .forWrite(metadata, policy: config.metadataPolicy)
+        if let metadata { config.metadataPostSanitizer?(ck.collection, ck.key, metadata) }
+    }
+
+    // MARK: Helpers
+
+    /// The row's rowid, or nil when it does not exist.
+    func existingRowid(_ ck: CollectionKey) throws -> Int64? {
+        try rowid(for: ck)
+    }
+
+    func encode(_ value: any Sendable, with chain: SerializerChain, _ ck: CollectionKey, what: String) throws -> Data {
+        do {
+            return try chain.serialize(value, collection: ck.collection, key: ck.key)
+        } catch {
+            throw Self.serializationError(error, "cannot serialize the \(what)", ck)
+        }
+    }
+}

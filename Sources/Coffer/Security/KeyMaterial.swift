@@ -1,0 +1,79 @@
+import CofferSQLite
+import Crypto
+import CryptoExtras
+public import Foundation
+
+/// One way to key a handle: the exact bytes handed to `sqlite3_key`.
+struct KeyCandidate: Sendable {
+    /// A passphrase, or a raw key spec `x'<hex>'`, as bytes.
+    let bytes: SecretBytes
+    /// Whether SQLCipher will run PBKDF2 on these bytes.
+    let isPassphrase: Bool
+}
+
+extension KeyCandidate {
+    /// Builds the raw key spec `x'<64 hex key>[<32 hex salt>]'` in a wipeable buffer.
+    static func rawSpec(key: UnsafeRawBufferPointer, salt: UnsafeRawBufferPointer?) -> KeyCandidate {
+        let hexCount = (key.count + (salt?.count ?? 0)) * 2
+        let bytes = SecretBytes(count: hexCount + 3) { out in
+            let digits: [UInt8] = Array("0123456789abcdef".utf8)
+            out[0] = UInt8(ascii: "x")
+            out[1] = UInt8(ascii: "'")
+            var i = 2
+            for part in [key, salt ?? UnsafeRawBufferPointer(start: nil, count: 0)] {
+                for byte in part {
+                    out[i] = digits[Int(byte >> 4)]
+                    out[i + 1] = digits[Int(byte & 0x0F)]
+                    i += 2
+                }
+            }
+            out[i] = UInt8(ascii: "'")
+        }
+        return KeyCandidate(bytes: bytes, isPassphrase: false)
+    }
+
+    /// Resolves a ``DatabaseKey`` into the candidates to try, in order.
+    /// - Throws: ``DatabaseError`` `.invalidKey` for empty or malformed keys.
+    static func candidates(for key: DatabaseKey) throws -> [KeyCandidate] {
+        switch key {
+        case .passphrase(let data):
+            guard !data.isEmpty else { throw DatabaseError(.invalidKey, "the passphrase is empty") }
+            return [KeyCandidate(bytes: SecretBytes(copying: data), isPassphrase: true)]
+        case .rawKey(let data, salt: nil):
+            guard data.count == 32 else {
+                throw DatabaseError(.invalidKey, "a raw key must be 32 bytes, got \(data.count)")
+            }
+            return [data.withUnsafeBytes { rawSpec(key: $0, salt: nil) }]
+        case .rawKey(let keyData, salt: let salt?):
+            guard keyData.count == 32, salt.count == 16 else {
+                throw DatabaseError(
+                    .invalidKey, "a raw key with salt needs 32 + 16 bytes, got \(keyData.count) + \(salt.count)")
+            }
+            return keyData.withUnsafeBytes { k in salt.withUnsafeBytes { s in [rawSpec(key: k, salt: s)] } }
+        case .keyFile(let url, passphrase: let passphrase):
+            return try keyFileCandidates(url: url, passphrase: passphrase)
+        case .candidates(let provider):
+            let keys: [DatabaseKey]
+            do {
+                keys = try provider()
+            } catch {
+                throw DatabaseError(.invalidKey, "the key provider failed: \(type(of: error))")
+            }
+            guard !keys.isEmpty else { throw DatabaseError(.invalidKey, "the key provider returned no key") }
+            return try keys.flatMap { try candidates(for: $0) }
+        }
+    }
+
+    /// SQLCipher 3's page key for a passphrase: PBKDF2-HMAC-SHA1(passphrase, file salt, iterations, 32).
+    ///
+    /// Keying later handles with this raw key skips the KDF; DESIGN.md §3 records the check
+    /// against SQLCipher 3.4.1, and a test proves it on every run.
+    func derivedRawSpec(salt: Data, iterations: Int) throws -> KeyCandidate {
+        let key = try bytes.withUnsafeBytes { passphrase in
+            try KDF.Insecure.PBKDF2.deriveKey(
+                from: passphrase, salt: salt, using: .insecureSHA1, outputByteCount: 32,
+                unsafeUncheckedRounds: iterations)
+        }
+        return key.withUnsafeBytes { k in salt.withUnsafeBytes { s in KeyCandidate.rawSpec(key: k, salt: s) } }
+    }
+}

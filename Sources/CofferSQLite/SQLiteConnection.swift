@@ -1,0 +1,139 @@
+internal import CSQLCipher
+
+/// Owns one SQLite/SQLCipher database handle and every statement prepared on it.
+///
+/// Not thread-safe: a connection is used by one thread at a time (Coffer confines each to a
+/// serial queue). The handle is closed when the object is released.
+package final class SQLiteConnection: @unchecked Sendable {
+    // Safety: SQLite is opened with SQLITE_OPEN_NOMUTEX, so the handle must never be used by
+    // two threads at once. Every owner confines it: a connection's serial queue, or a Mutex.
+    let handle: OpaquePointer
+    /// The file this connection was opened on.
+    package let path: String
+    var statementCache: [String: Statement] = [:]
+
+    /// Opens (and by default creates) the database file at `path`.
+    ///
+    /// Nothing is read from the file yet: SQLCipher needs the key before the first read.
+    /// - Throws: ``SQLiteError`` when the file cannot be opened.
+    package init(path: String, readOnly: Bool = false, create: Bool = true) throws {
+        var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_PRIVATECACHE
+        if readOnly {
+            flags |= SQLITE_OPEN_READONLY
+        } else {
+            flags |= SQLITE_OPEN_READWRITE
+            if create { flags |= SQLITE_OPEN_CREATE }
+        }
+        var db: OpaquePointer?
+        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        guard rc == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open database"
+            if let db { sqlite3_close_v2(db) }
+            throw SQLiteError(code: rc, message: message, path: path)
+        }
+        self.handle = db
+        self.path = path
+        sqlite3_extended_result_codes(db, 1)
+    }
+
+    deinit {
+        statementCache.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    /// Turns a non-OK result code into a thrown ``SQLiteError`` carrying SQLite's message.
+    @inline(__always)
+    func check(_ rc: Int32, sql: String? = nil) throws {
+        guard rc == SQLITE_OK else { throw makeError(rc, sql: sql) }
+    }
+
+    func makeError(_ rc: Int32, sql: String?) -> SQLiteError {
+        SQLiteError(
+            code: rc & 0xFF,
+            extendedCode: sqlite3_extended_errcode(handle),
+            message: String(cString: sqlite3_errmsg(handle)),
+            sql: sql,
+            path: path)
+    }
+
+    /// Runs one or more SQL statements that return no rows the caller needs.
+    /// - Throws: ``SQLiteError``.
+    package func execute(_ sql: String) throws {
+        try check(sqlite3_exec(handle, sql, nil, nil, nil), sql: sql)
+    }
+
+    /// Prepares a statement the caller owns (it is finalized when released).
+    /// - Throws: ``SQLiteError`` when the SQL does not compile.
+    package func prepare(_ sql: String) throws -> Statement {
+        var stmt: OpaquePointer?
+        let rc = sqlite3_prepare_v2(handle, sql, -1, &stmt, nil)
+        guard rc == SQLITE_OK, let stmt else { throw makeError(rc == SQLITE_OK ? SQLITE_MISUSE : rc, sql: sql) }
+        return Statement(handle: stmt, connection: self, sql: sql)
+    }
+
+    /// Returns a prepared statement for `sql`, reusing the cached one when it is not in use.
+    ///
+    /// A statement that is still stepping (a nested enumeration) is never handed out twice: a
+    /// fresh, uncached statement is prepared instead.
+    /// - Throws: ``SQLiteError`` when the SQL does not compile.
+    package func cachedStatement(_ sql: String) throws -> Statement {
+        if let stmt = statementCache[sql] {
+            if !stmt.isBusy { return stmt }
+            return try prepare(sql)
+        }
+        let stmt = try prepare(sql)
+        statementCache[sql] = stmt
+        return stmt
+    }
+
+    /// Finalizes every cached statement (they are prepared again on demand).
+    package func clearStatementCache() {
+        statementCache.removeAll()
+    }
+
+    /// The number of statements currently cached.
+    package var cachedStatementCount: Int { statementCache.count }
+
+    /// The rowid of the most recent successful INSERT on this connection.
+    package var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    /// Rows changed by the most recent INSERT, UPDATE or DELETE.
+    package var changes: Int { Int(sqlite3_changes(handle)) }
+
+    /// Whether the connection is outside any explicit transaction.
+    package var isAutocommit: Bool { sqlite3_get_autocommit(handle) != 0 }
+
+    /// Frees as much heap memory as SQLite can release for this connection.
+    package func releaseMemory() {
+        sqlite3_db_release_memory(handle)
+    }
+
+    /// Waits up to `milliseconds` for a lock held by another connection before failing with `SQLITE_BUSY`.
+    package func setBusyTimeout(milliseconds: Int32) {
+        sqlite3_busy_timeout(handle, milliseconds)
+    }
+
+    /// Turns SQLite's automatic WAL checkpoints off (Coffer runs its own) or sets their page threshold.
+    package func setAutoCheckpoint(pages: Int32) {
+        sqlite3_wal_autocheckpoint(handle, pages)
+    }
+
+    /// The version of the SQLite library linked (e.g. "3.15.2").
+    package static var libraryVersion: String { String(cString: sqlite3_libversion()) }
+
+    /// Reads a single value with a one-row query: the first column of the first row, as text.
+    /// - Throws: ``SQLiteError``.
+    package func scalarText(_ sql: String) throws -> String? {
+        let stmt = try prepare(sql)
+        guard try stmt.step() else { return nil }
+        return stmt.isNull(0) ? nil : stmt.text(0)
+    }
+
+    /// Reads a single integer with a one-row query (nil when it returns no row or NULL).
+    /// - Throws: ``SQLiteError``.
+    package func scalarInt(_ sql: String) throws -> Int64? {
+        let stmt = try prepare(sql)
+        guard try stmt.step() else { return nil }
+        return stmt.isNull(0) ? nil : stmt.int64(0)
+    }
+}

@@ -1,0 +1,177 @@
+internal import CSQLCipher
+package import Foundation
+
+/// A prepared SQL statement: bind parameters, step through rows, read columns.
+///
+/// Parameter and column indexes follow SQLite: parameters start at 1, columns at 0.
+/// The statement is finalized when released. Not thread-safe.
+package final class Statement {
+    let handle: OpaquePointer
+    unowned let connection: SQLiteConnection
+    /// The SQL text, kept for error messages.
+    package let sql: String
+    /// True between the first `step()` and the next `reset()`.
+    package private(set) var isBusy = false
+
+    init(handle: OpaquePointer, connection: SQLiteConnection, sql: String) {
+        self.handle = handle
+        self.connection = connection
+        self.sql = sql
+    }
+
+    deinit {
+        sqlite3_finalize(handle)
+    }
+
+    // MARK: Binding
+
+    /// Binds a 64-bit integer to parameter `index`.
+    package func bind(_ value: Int64, at index: Int32) throws {
+        try connection.check(sqlite3_bind_int64(handle, index, value), sql: sql)
+    }
+
+    /// Binds a double to parameter `index`.
+    package func bind(_ value: Double, at index: Int32) throws {
+        try connection.check(sqlite3_bind_double(handle, index, value), sql: sql)
+    }
+
+    /// Binds UTF-8 text to parameter `index` (SQLite copies it).
+    package func bind(_ value: String, at index: Int32) throws {
+        let rc = value.withCString { sqlite3_bind_text(handle, index, $0, -1, csqlcipher_transient()) }
+        try connection.check(rc, sql: sql)
+    }
+
+    /// Binds a blob to parameter `index` (SQLite copies it); nil binds NULL.
+    package func bind(_ value: Data?, at index: Int32) throws {
+        guard let value else {
+            try bindNull(at: index)
+            return
+        }
+        let rc = value.withUnsafeBytes { raw in
+            // A zero-length blob must still bind as a blob, not NULL: give SQLite a valid pointer.
+            sqlite3_bind_blob(handle, index, raw.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(raw.count),
+                              csqlcipher_transient())
+        }
+        try connection.check(rc, sql: sql)
+    }
+
+    /// Binds NULL to parameter `index`.
+    package func bindNull(at index: Int32) throws {
+        try connection.check(sqlite3_bind_null(handle, index), sql: sql)
+    }
+
+    /// Binds any supported Swift value (Int/Int64/Double/Bool/String/Data/Date/nil).
+    package func bind(value: SQLiteValue, at index: Int32) throws {
+        switch value {
+        case .null: try bindNull(at: index)
+        case .integer(let v): try bind(v, at: index)
+        case .real(let v): try bind(v, at: index)
+        case .text(let v): try bind(v, at: index)
+        case .blob(let v): try bind(v, at: index)
+        }
+    }
+
+    /// The number of `?` parameters in the statement.
+    package var parameterCount: Int32 { sqlite3_bind_parameter_count(handle) }
+
+    // MARK: Stepping
+
+    /// Advances to the next row: true when a row is available, false when the statement is done.
+    /// - Throws: ``SQLiteError`` (the statement is reset first, so it can be reused).
+    @discardableResult
+    package func step() throws -> Bool {
+        isBusy = true
+        let rc = sqlite3_step(handle)
+        switch rc {
+        case SQLITE_ROW:
+            return true
+        case SQLITE_DONE:
+            return false
+        default:
+            let error = connection.makeError(rc, sql: sql)
+            reset()
+            throw error
+        }
+    }
+
+    /// Steps a statement that returns no rows, then resets it.
+    /// - Throws: ``SQLiteError``.
+    package func run() throws {
+        defer { reset() }
+        try step()
+    }
+
+    /// Rewinds the statement and clears its bindings so it can run again.
+    package func reset() {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+        isBusy = false
+    }
+
+    // MARK: Columns
+
+    /// The number of columns in a result row.
+    package var columnCount: Int32 { sqlite3_column_count(handle) }
+
+    /// Whether column `index` of the current row is NULL.
+    package func isNull(_ index: Int32) -> Bool {
+        sqlite3_column_type(handle, index) == SQLITE_NULL
+    }
+
+    /// Column `index` as a 64-bit integer.
+    package func int64(_ index: Int32) -> Int64 {
+        sqlite3_column_int64(handle, index)
+    }
+
+    /// Column `index` as a double.
+    package func double(_ index: Int32) -> Double {
+        sqlite3_column_double(handle, index)
+    }
+
+    /// Column `index` as text ("" for NULL).
+    package func text(_ index: Int32) -> String {
+        guard let cString = sqlite3_column_text(handle, index) else { return "" }
+        let count = Int(sqlite3_column_bytes(handle, index))
+        return String(decoding: UnsafeBufferPointer(start: cString, count: count), as: UTF8.self)
+    }
+
+    /// Column `index` as bytes (nil for NULL; an empty blob is empty `Data`).
+    package func data(_ index: Int32) -> Data? {
+        if sqlite3_column_type(handle, index) == SQLITE_NULL { return nil }
+        let count = Int(sqlite3_column_bytes(handle, index))
+        guard count > 0, let bytes = sqlite3_column_blob(handle, index) else { return Data() }
+        return Data(bytes: bytes, count: count)
+    }
+
+    /// Calls `body` with column `index`'s bytes without copying them (valid only inside `body`).
+    package func withUnsafeBytes<R>(_ index: Int32, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        let count = Int(sqlite3_column_bytes(handle, index))
+        let bytes = sqlite3_column_blob(handle, index)
+        return try body(UnsafeRawBufferPointer(start: count > 0 ? bytes : nil, count: count))
+    }
+
+    /// Column `index` as a dynamically typed value.
+    package func value(_ index: Int32) -> SQLiteValue {
+        switch sqlite3_column_type(handle, index) {
+        case SQLITE_INTEGER: return .integer(int64(index))
+        case SQLITE_FLOAT: return .real(double(index))
+        case SQLITE_TEXT: return .text(text(index))
+        case SQLITE_BLOB: return .blob(data(index) ?? Data())
+        default: return .null
+        }
+    }
+
+    /// The name of result column `index`.
+    package func columnName(_ index: Int32) -> String {
+        sqlite3_column_name(handle, index).map { String(cString: $0) } ?? ""
+    }
+}
+
+/// A value as SQLite stores it.
+package enum SQLiteValue: Sendable, Hashable {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+    case blob(Data)
+}
