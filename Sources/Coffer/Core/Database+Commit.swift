@@ -50,7 +50,8 @@ extension Database {
         for stream in streams {
             stream.yield(changeset)
         }
-        notificationQueue.async { [self] in
+        // Weak: a queued notification must not keep a closed database (and its file claim) alive.
+        notificationQueue.async { [weak self] in
             NotificationCenter.default.post(
                 name: Database.modifiedNotification, object: self, userInfo: [Database.changesetKey: changeset])
         }
@@ -82,9 +83,10 @@ extension Database {
     /// Runs a checkpoint soon on the checkpoint queue; several requests coalesce into one.
     func scheduleCheckpoint() {
         guard !checkpointPending.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        checkpointQueue.async { [self] in
-            checkpointPending.store(false, ordering: .releasing)
-            runCheckpoint()
+        checkpointQueue.async { [weak self] in
+            guard let self else { return }
+            self.checkpointPending.store(false, ordering: .releasing)
+            self.runCheckpoint()
         }
     }
 
