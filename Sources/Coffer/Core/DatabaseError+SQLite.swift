@@ -12,6 +12,7 @@ extension DatabaseError {
         case RC.ioerr, RC.full, RC.cantopen: code = .io
         case RC.notadb: code = .notADatabase
         case RC.misuse: code = .misuse
+        case RC.interrupt: code = .cancelled
         default: code = .sqlite
         }
         var message = error.message

@@ -1,0 +1,150 @@
+import CofferSQLite
+public import Dispatch
+public import Foundation
+
+/// Encrypted backups and explicit plaintext exports (DESIGN.md §3).
+///
+/// A backup reads one consistent snapshot, is written beside the destination, verified by
+/// reopening it with its key (`PRAGMA quick_check`), and only then renamed into place: a
+/// cancelled or failed backup never leaves a file at the destination.
+extension Connection {
+    /// Backs the database up into `url`, encrypted with `key` (default: the database's key) and
+    /// `cipher` settings (default: the database's).
+    ///
+    /// Uses SQLite's page-by-page backup when the page size and HMAC setting stay the same, and
+    /// `sqlcipher_export` otherwise (the backup API silently corrupts across settings in 3.4.1).
+    /// `progress` reports pages (or 1 unit for an export) and can cancel.
+    /// - Complexity: reads the whole database; does not block writers or other readers.
+    /// - Throws: ``DatabaseError`` (`.cancelled` when `progress` was cancelled, `.io`, `.corrupt`, …).
+    public func backup(
+        to url: URL, key: DatabaseKey? = nil, cipher: CipherSettings? = nil, progress: Progress? = nil
+    ) throws {
+        try TransactionGuard.checkCanBegin(connection: id, write: false)
+        try queue.sync { try backupOnQueue(to: url, key: key, cipher: cipher, progress: progress) }
+    }
+
+    /// Runs ``backup(to:key:cipher:progress:)`` without blocking the caller.
+    /// - Throws: as the synchronous form.
+    public func backup(
+        to url: URL, key: DatabaseKey? = nil, cipher: CipherSettings? = nil, progress: Progress? = nil
+    ) async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            queue.async { [self] in
+                continuation.resume(with: Result { try backupOnQueue(to: url, key: key, cipher: cipher, progress: progress) })
+            }
+        }
+    }
+
+    /// Queues a backup and returns its cancellable `Progress`; `completion` runs on
+    /// `completionQueue` (default: a database-owned queue) with the error, if any.
+    @discardableResult
+    public func asyncBackup(
+        to url: URL, key: DatabaseKey? = nil, cipher: CipherSettings? = nil, completionQueue: DispatchQueue? = nil,
+        completion: (@Sendable ((any Error)?) -> Void)? = nil
+    ) -> Progress {
+        let progress = Progress(totalUnitCount: 1)
+        nonisolated(unsafe) let shared = progress
+        queue.async { [self] in
+            let failure: (any Error)?
+            do {
+                try backupOnQueue(to: url, key: key, cipher: cipher, progress: shared)
+                failure = nil
+            } catch {
+                failure = error
+            }
+            if let completion { (completionQueue ?? database.notificationQueue).async { completion(failure) } }
+        }
+        return progress
+    }
+
+    /// Writes an UNENCRYPTED copy of the database to `url`. Everything in it is readable by
+    /// anyone who can read the file: use only to hand data to a tool that needs plaintext.
+    /// - Throws: ``DatabaseError``.
+    public func exportUnencryptedCopy(to url: URL) throws {
+        try TransactionGuard.checkCanBegin(connection: id, write: false)
+        try queue.sync {
+            let partial = FileSafety.temporarySibling(of: url)
+            defer { FileSafety.removeWithSidecars(partial) }
+            try FileSafety.createPrivateFile(partial)
+            // ATTACH cannot run inside a transaction; the export is one statement, so it still
+            // reads one consistent snapshot.
+            try TransactionGuard.inside(connection: id, write: false) {
+                try mapSQLite {
+                    try core.sqlite.export(
+                        toPath: partial.path, key: nil, pageSize: nil, kdfIterations: nil, useHMAC: nil)
+                }
+            }
+            try FileSafety.fsync(partial)
+            try FileSafety.replace(url, with: partial)
+        }
+    }
+
+    private func backupOnQueue(to url: URL, key: DatabaseKey?, cipher: CipherSettings?, progress: Progress?) throws {
+        let database = database
+        let targetCandidate: KeyCandidate? = try key.map { try KeyCandidate.candidates(for: $0)[0] } ?? database.handleKey
+        var targetCipher = cipher ?? database.handleCipher ?? CipherSettings()
+        if targetCipher.pageSize == nil { targetCipher.pageSize = database.pageSize }
+        if let major = Int(database.cipherVersion.prefix { $0.isNumber }) { try targetCipher.validate(cipherMajor: major) }
+        guard let targetKey = targetCandidate else {
+            throw DatabaseError(
+                .misuse, "the database is unencrypted: give a key for the backup, or use exportUnencryptedCopy",
+                path: url.path)
+        }
+        let source = database.handleCipher ?? CipherSettings()
+        let samePages = targetCipher.pageSize == database.pageSize && (targetCipher.useHMAC ?? true) == (source.useHMAC ?? true)
+
+        let partial = FileSafety.temporarySibling(of: url)
+        defer { FileSafety.removeWithSidecars(partial) }
+        try FileSafety.createPrivateFile(partial)
+        if samePages {
+            try core.performRead(self) { _ in
+                try mapSQLite {
+                    let destination = try SQLiteConnection(path: partial.path)
+                    try targetKey.bytes.withUnsafeBytes { try destination.applyKey($0) }
+                    try destination.applyCipherSettings(
+                        pageSize: targetCipher.pageSize, kdfIterations: targetCipher.kdfIterations,
+                        useHMAC: targetCipher.useHMAC)
+                    try core.sqlite.backup(to: destination) { copied, total in
+                        progress?.totalUnitCount = Int64(max(total, 1))
+                        progress?.completedUnitCount = Int64(copied)
+                        return !(progress?.isCancelled ?? false)
+                    }
+                }
+            }
+        } else {
+            if progress?.isCancelled == true { throw DatabaseError(.cancelled, "the backup was cancelled", path: url.path) }
+            // ATTACH cannot run inside a transaction; the export is one statement, so it still
+            // reads one consistent snapshot.
+            try TransactionGuard.inside(connection: id, write: false) {
+                try mapSQLite {
+                    try targetKey.bytes.withUnsafeBytes { key in
+                        try core.sqlite.export(
+                            toPath: partial.path, key: key, pageSize: targetCipher.pageSize,
+                            kdfIterations: targetCipher.kdfIterations, useHMAC: targetCipher.useHMAC)
+                    }
+                }
+            }
+            progress?.completedUnitCount = progress?.totalUnitCount ?? 1
+        }
+        if progress?.isCancelled == true { throw DatabaseError(.cancelled, "the backup was cancelled", path: url.path) }
+        try verifyCopy(at: partial, key: targetKey, cipher: targetCipher, reportedAs: url)
+        try FileSafety.fsync(partial)
+        try FileSafety.replace(url, with: partial)
+    }
+
+    /// Opens a finished copy with its key and checks it, so a bad copy is never put in place.
+    private func verifyCopy(at path: URL, key: KeyCandidate, cipher: CipherSettings, reportedAs url: URL) throws {
+        do {
+            let check = try SQLiteConnection(path: path.path, create: false)
+            try key.bytes.withUnsafeBytes { try check.applyKey($0) }
+            try check.applyCipherSettings(
+                pageSize: cipher.pageSize, kdfIterations: cipher.kdfIterations, useHMAC: cipher.useHMAC)
+            let result = try check.scalarText("PRAGMA quick_check")
+            guard result == "ok" else {
+                throw DatabaseError(.corrupt, "the new copy failed its check: \(result ?? "no result")", path: url.path)
+            }
+        } catch let error as SQLiteError {
+            throw DatabaseError(.corrupt, "the new copy cannot be opened: \(error.message)", path: url.path)
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+
+/// Crash-safe file replacement: write beside, fsync, rename over, fsync the directory.
+enum FileSafety {
+    /// A hidden temporary path next to `url`, in the same directory (so rename is atomic).
+    static func temporarySibling(of url: URL) -> URL {
+        url.deletingLastPathComponent()
+            .appendingPathComponent(".\(url.lastPathComponent).coffer-partial-\(UUID().uuidString)")
+    }
+
+    /// Creates an empty file readable by its owner only (0600), replacing any leftover.
+    ///
+    /// Connections open without `SQLITE_OPEN_CREATE`, and ATTACH inherits that, so targets are
+    /// created here first.
+    static func createPrivateFile(_ url: URL) throws {
+        FileSafety.removeWithSidecars(url)
+        guard FileManager.default.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600])
+        else { throw DatabaseError(.io, "cannot create the file", path: url.path) }
+    }
+
+    /// Flushes a file's contents to stable storage.
+    static func fsync(_ url: URL) throws {
+        let fd = open(url.path, O_RDONLY)
+        guard fd >= 0 else { throw DatabaseError(.io, "cannot open for fsync", path: url.path) }
+        defer { close(fd) }
+        guard Foundation.fsync(fd) == 0 else { throw DatabaseError(.io, "fsync failed", path: url.path) }
+    }
+
+    /// Moves `source` over `destination` atomically and makes the rename durable.
+    static func replace(_ destination: URL, with source: URL) throws {
+        guard rename(source.path, destination.path) == 0 else {
+            throw DatabaseError(.io, "cannot move the new file into place (errno \(errno))", path: destination.path)
+        }
+        try? fsync(destination.deletingLastPathComponent())
+    }
+
+    /// Removes a file and its SQLite sidecars, ignoring the ones that do not exist.
+    static func removeWithSidecars(_ url: URL) {
+        for suffix in ["", "-wal", "-shm", "-journal"] {
+            try? FileManager.default.removeItem(atPath: url.path + suffix)
+        }
+    }
+}
