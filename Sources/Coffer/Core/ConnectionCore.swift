@@ -20,6 +20,8 @@ final class ConnectionCore: @unchecked Sendable {
     var stashedChangesets: [Changeset] = []
     /// Bumped by every write that changes rows, so enumerations detect mutation.
     var mutationCount = 0
+    /// Each registered extension's state on this connection, created on first use.
+    var extensionStates: [String: any ExtensionConnectionState] = [:]
 
     init(database: Database, id: UInt64, sqlite: SQLiteConnection, config: ConnectionConfig, snapshot: UInt64) {
         self.database = database
@@ -39,6 +41,15 @@ final class ConnectionCore: @unchecked Sendable {
         objectCache.countLimit = new.objectCacheLimit
         metadataCache.countLimit = new.metadataCacheLimit
         config = new
+    }
+
+    func extensionState(named name: String, _ implementation: any ExtensionImplementation)
+        -> any ExtensionConnectionState
+    {
+        if let state = extensionStates[name] { return state }
+        let state = implementation.makeConnectionState(registeredName: name)
+        extensionStates[name] = state
+        return state
     }
 
     func flushCaches() {

@@ -39,6 +39,9 @@ public final class Database: Sendable {
     let checkpointer: Mutex<SQLiteConnection>
     let state: Mutex<DatabaseState>
     let registry = Mutex(ConfigRegistry())
+    let extensions = Mutex(ExtensionRegistry())
+    /// Runs asynchronous extension (un)registrations in request order.
+    let extensionQueue = DispatchQueue(label: "coffer.database.extensions")
     let defaultsStorage: Mutex<ConnectionConfig>
 
     /// Serializes read-write transactions across all connections.
@@ -87,6 +90,7 @@ public final class Database: Sendable {
                 DatabaseState(
                     snapshot: opened.snapshot, previouslyRegisteredExtensionNames: opened.extensionNames))
             self.defaultsStorage = Mutex(ConnectionConfig())
+            extensions.withLock { $0.orphanCandidates = Set(opened.extensionNames) }
         } catch {
             DatabasePathRegistry.release(canonicalPath)
             throw error
