@@ -46,6 +46,7 @@ let package = Package(
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            exclude: ["Security/KEYFILE-FORMAT.md", "Serialization/BLOB-FORMAT.md"],
             swiftSettings: swiftSettings
         ),
         .target(

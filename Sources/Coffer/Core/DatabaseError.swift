@@ -18,6 +18,10 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible {
         public static let wrongKey = Code(rawValue: "wrongKey")
         /// The file is encrypted but no key was given.
         public static let keyRequired = Code(rawValue: "keyRequired")
+        /// The passphrase does not unlock the envelope key file.
+        public static let wrongPassphrase = Code(rawValue: "wrongPassphrase")
+        /// The envelope key file is damaged or of an unknown format (the database itself may be fine).
+        public static let damagedKeyFile = Code(rawValue: "damagedKeyFile")
         /// A key was given but the file is a plaintext SQLite database.
         public static let notEncrypted = Code(rawValue: "notEncrypted")
         /// The file is not a database at all.
