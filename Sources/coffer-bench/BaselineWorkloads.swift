@@ -41,7 +41,9 @@ struct BaselineSuite: BenchmarkSuite {
         let insert = try Stopwatch.measure {
             try database.insertAll(keys: records.keys, values: records.values, collection: collection)
         }
-        if selected.contains("W1") { report.results.append(.init(id: "W1", ops: records.count, seconds: insert.seconds)) }
+        if selected.contains("W1") {
+            report.results.append(.init(id: "W1", ops: records.count, seconds: insert.seconds))
+        }
 
         let upsert = try Stopwatch.measure {
             try database.upsertEach(keys: records.updateKeys, values: records.updateValues, collection: collection)

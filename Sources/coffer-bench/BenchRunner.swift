@@ -30,8 +30,9 @@ struct BenchRunner {
         defer { try? FileManager.default.removeItem(at: root) }
 
         let report = Report(json: json, document: header())
-        report.info("coffer-bench date=\(Date().ISO8601Format()) cpus=\(ProcessStatus.processorCount) "
-            + "model=\"\(ProcessStatus.cpuModel() ?? "unknown")\"")
+        report.info(
+            "coffer-bench date=\(Date().ISO8601Format()) cpus=\(ProcessStatus.processorCount) "
+                + "model=\"\(ProcessStatus.cpuModel() ?? "unknown")\"")
         report.libraries(try libraryVersions(in: root))
         report.info(Report.timingNote)
 
@@ -59,7 +60,8 @@ struct BenchRunner {
         }
         try report.finish(peakResidentKiB: ProcessStatus.peakResidentKiB())
         guard mismatched.isEmpty else {
-            throw BenchError(.checkMismatch, "checks differ from the expected ones: \(mismatched.joined(separator: "; "))")
+            throw BenchError(
+                .checkMismatch, "checks differ from the expected ones: \(mismatched.joined(separator: "; "))")
         }
     }
 
@@ -86,8 +88,11 @@ struct BenchRunner {
                 configuration: perConfiguration ? configuration : nil, ratioVsC: ratio)
         }
         if outcome.checks != SanityFigures() {
-            report.checks(outcome.checks, implementation: name, configuration: configuration, expected: records.expected)
-            mismatched += outcome.checks.mismatches(against: records.expected).map { "\(name) \(configuration.label): \($0)" }
+            report.checks(
+                outcome.checks, implementation: name, configuration: configuration, expected: records.expected)
+            mismatched += outcome.checks.mismatches(against: records.expected).map {
+                "\(name) \(configuration.label): \($0)"
+            }
         }
         return outcome.results
     }
@@ -98,12 +103,15 @@ struct BenchRunner {
         guard let requestedWorkloads else { return Set(known.map(\.id)) }
         var selected = Set<String>()
         for requested in requestedWorkloads {
-            guard let info = known.first(where: { $0.id.lowercased() == requested.lowercased() }) else {
-                throw BenchError(
-                    .usage, "unknown workload '\(requested)'; known: \(known.map(\.id).joined(separator: ","))")
+            let matches = known.filter { $0.id.lowercased() == requested.lowercased() }
+            guard !matches.isEmpty else {
+                let ids = Set(known.map(\.id)).sorted()
+                throw BenchError(.usage, "unknown workload '\(requested)'; known: \(ids.joined(separator: ","))")
             }
-            selected.insert(info.id)
-            if let baselineID = info.baselineID { selected.insert(baselineID) }
+            for info in matches {
+                selected.insert(info.id)
+                if let baselineID = info.baselineID { selected.insert(baselineID) }
+            }
         }
         return selected
     }
@@ -115,7 +123,9 @@ struct BenchRunner {
     private func header() -> ReportDocument {
         ReportDocument(
             date: Date().ISO8601Format(), command: CommandLine.arguments.joined(separator: " "),
-            machine: ["cpuModel": ProcessStatus.cpuModel() ?? "unknown", "processors": "\(ProcessStatus.processorCount)"],
+            machine: [
+                "cpuModel": ProcessStatus.cpuModel() ?? "unknown", "processors": "\(ProcessStatus.processorCount)",
+            ],
             recordCount: recordCount, timing: Report.timingNote)
     }
 

@@ -31,38 +31,3 @@ extension BenchmarkSuite {
     /// Only the C baseline says it is one.
     var isBaseline: Bool { false }
 }
-
-/// How often a suite runs.
-enum SuiteScope: Sendable {
-    /// Under every selected configuration (settings × key kind), in its own database.
-    case perConfiguration
-    /// Once per run, independent of the SQLCipher settings (codec-only workloads).
-    case once
-}
-
-/// A workload a suite can run, and the baseline workload it is compared with.
-struct WorkloadInfo: Sendable {
-    /// The workload id of BENCHMARKS.md (`W1`, `W1r`, `JSONENC`, …).
-    let id: String
-    /// The C baseline workload this one is compared with; selecting this workload also runs that one.
-    let baselineID: String?
-
-    /// Describes workload `id`, compared with baseline workload `baselineID` when there is one.
-    init(_ id: String, baseline baselineID: String? = nil) {
-        self.id = id
-        self.baselineID = baselineID
-    }
-}
-
-/// What one run of a suite measured.
-struct SuiteReport: Sendable {
-    /// The figures, in the order they were taken.
-    var results: [WorkloadResult] = []
-    /// The cross-implementation checks this suite took.
-    var checks = SanityFigures()
-    /// Information lines (settings read back from the store, …), printed as `# <implementation>:<key>=<value>`.
-    var notes: [(key: String, value: String)] = []
-
-    /// Creates an empty report.
-    init() {}
-}

@@ -59,7 +59,8 @@ struct CofferBench: ParsableCommand {
     func run() throws {
         let runner = BenchRunner(
             recordCount: recordCount,
-            presets: settings == .both ? BenchConfiguration.Preset.allCases : [settings == .defaults ? .defaults : .recommended],
+            presets: settings == .both
+                ? BenchConfiguration.Preset.allCases : [settings == .defaults ? .defaults : .recommended],
             keyKinds: keys == .both ? BenchConfiguration.KeyKind.allCases : [keys == .passphrase ? .passphrase : .raw],
             requestedWorkloads: workloads.map { list in
                 list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }

@@ -21,7 +21,8 @@ struct JSONCodingSuite: BenchmarkSuite {
                 try records.users.reduce(0) { total, user in total + (try encoder.encode(user)).count }
             }
             guard encoded.value == records.values.totalBytes else {
-                throw BenchError(.sanity, "JSONENC produced \(encoded.value) bytes, expected \(records.values.totalBytes)")
+                throw BenchError(
+                    .sanity, "JSONENC produced \(encoded.value) bytes, expected \(records.values.totalBytes)")
             }
             report.results.append(figure("JSONENC", records.count, encoded.value, encoded.seconds))
         }

@@ -86,8 +86,9 @@ struct Records: Sendable {
         }
     }
 
-    /// The checks of the final state, computed from the records in memory. Keys are six-digit zero-padded,
-    /// so for N ≤ 1,000,000 index order is key order.
+    /// The checks of the final state, computed from the records in memory.
+    ///
+    /// Keys are six-digit zero-padded, so for N ≤ 1,000,000 index order is key order.
     private static func expectedFigures(
         values: PackedStrings, updateIndexes: [Int], updateValues: PackedStrings, readIndexes: [Int]
     ) -> SanityFigures {

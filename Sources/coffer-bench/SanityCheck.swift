@@ -39,7 +39,8 @@ enum SanityCheck {
         let largest = sizes.max() ?? 0
         guard total == canonicalTotalBytes, canonicalSizes.contains(smallest), canonicalSizes.contains(largest) else {
             throw BenchError(
-                .sanity, "the 100,000 records encode to \(total) bytes (\(smallest)…\(largest) each), "
+                .sanity,
+                "the 100,000 records encode to \(total) bytes (\(smallest)…\(largest) each), "
                     + "expected \(canonicalTotalBytes) (248…251)")
         }
         let mean = String(format: "%.2f", Double(total) / Double(sizes.count))
@@ -50,7 +51,8 @@ enum SanityCheck {
         let distinct = Set(reads).count
         guard firstKeys == canonicalFirstKeys, distinct == canonicalDistinctKeys else {
             throw BenchError(
-                .sanity, "SplitMix64 keys start \(firstKeys.joined(separator: ",")) with \(distinct) distinct, "
+                .sanity,
+                "SplitMix64 keys start \(firstKeys.joined(separator: ",")) with \(distinct) distinct, "
                     + "expected \(canonicalFirstKeys.joined(separator: ",")) with \(canonicalDistinctKeys)")
         }
         lines.append("sanity w3_keys first=\(firstKeys.joined(separator: ",")) distinct=\(distinct) ok")

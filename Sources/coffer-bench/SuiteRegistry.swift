@@ -1,6 +1,6 @@
-/// The list of suites the harness runs, in order: the C baseline first, so later suites can be compared with it.
+/// The list of suites the harness runs, in order; the C baseline comes before every suite compared with it.
 enum SuiteRegistry {
-    /// Every suite, baseline first.
+    /// Every suite, in run order.
     static func suites() -> [any BenchmarkSuite] {
         [
             JSONCodingSuite(),
