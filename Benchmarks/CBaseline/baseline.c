@@ -1,1 +1,0 @@
-int cbaseline_placeholder(void) { return 0; }

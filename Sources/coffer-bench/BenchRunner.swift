@@ -1,0 +1,153 @@
+import Foundation
+
+/// The harness: prepares the records, checks them, runs every selected suite under every configuration and reports.
+struct BenchRunner {
+    /// N.
+    let recordCount: Int
+    /// The settings presets to run, in order.
+    let presets: [BenchConfiguration.Preset]
+    /// The key kinds to run under each preset, in order.
+    let keyKinds: [BenchConfiguration.KeyKind]
+    /// The workload ids asked for, or nil for all.
+    let requestedWorkloads: [String]?
+    /// Whether to print one JSON document instead of lines.
+    let json: Bool
+    /// Where the run's temporary directory is made.
+    let parentDirectory: URL
+
+    /// Runs everything and prints the report.
+    /// - Throws: `BenchError` when a sanity check fails, a suite fails, or any implementation's checks differ from
+    ///   the expected ones (after the whole report was printed).
+    func run() throws {
+        let suites = SuiteRegistry.suites()
+        let selected = try selection(from: suites)
+        let configurations = presets.flatMap { preset in
+            keyKinds.map { BenchConfiguration(preset: preset, keyKind: $0, recordCount: recordCount) }
+        }
+        guard let first = configurations.first else { throw BenchError(.usage, "no configuration selected") }
+        let root = parentDirectory.appendingPathComponent("coffer-bench-\(UUID().uuidString)")
+        try makeDirectory(root)
+        defer { try? FileManager.default.removeItem(at: root) }
+
+        let report = Report(json: json, document: header())
+        report.info(
+            "coffer-bench date=\(Date().ISO8601Format()) cpus=\(ProcessStatus.processorCount) "
+                + "model=\"\(ProcessStatus.cpuModel() ?? "unknown")\"")
+        report.libraries(try libraryVersions(in: root))
+        report.info(Report.timingNote)
+
+        let records = try Records.make(count: recordCount)
+        report.info(
+            "records n=\(records.count) w2_transactions=\(records.updateKeys.count) w3_reads=\(records.readKeys.count) "
+                + "collection=\(Records.collection) encoder=JSONEncoder(.sortedKeys)")
+        report.sanity(try SanityCheck.verify(records))
+        report.expected(records.expected)
+
+        var mismatched: [String] = []
+        for suite in suites where suite.scope == .once && runs(suite, selected) {
+            try run(suite, selected, records, first, root, report, ratios: [:], mismatched: &mismatched)
+        }
+        for configuration in configurations {
+            report.configuration(configuration)
+            var baseline: [String: Double] = [:]
+            for suite in suites where suite.scope == .perConfiguration && runs(suite, selected) {
+                let results = try run(
+                    suite, selected, records, configuration, root, report, ratios: baseline, mismatched: &mismatched)
+                if suite.isBaseline {
+                    for result in results { baseline[result.id] = result.seconds }
+                }
+            }
+        }
+        try report.finish(peakResidentKiB: ProcessStatus.peakResidentKiB())
+        guard mismatched.isEmpty else {
+            throw BenchError(
+                .checkMismatch, "checks differ from the expected ones: \(mismatched.joined(separator: "; "))")
+        }
+    }
+
+    /// Runs one suite in its own fresh directory and reports its figures, notes and checks.
+    @discardableResult
+    private func run(
+        _ suite: any BenchmarkSuite, _ selected: Set<String>, _ records: Records, _ configuration: BenchConfiguration,
+        _ root: URL, _ report: Report, ratios baseline: [String: Double], mismatched: inout [String]
+    ) throws -> [WorkloadResult] {
+        let name = suite.implementation.isEmpty ? "codec" : suite.implementation
+        let directory = root.appendingPathComponent("\(configuration.slug)-\(name)")
+        try makeDirectory(directory)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let ids = Set(suite.workloads.map(\.id)).intersection(selected)
+        let context = SuiteContext(records: records, configuration: configuration, directory: directory)
+        let outcome = try suite.run(selected: ids, context: context)
+
+        let perConfiguration = suite.scope == .perConfiguration
+        report.notes(outcome.notes, implementation: name)
+        for result in outcome.results {
+            let ratio = result.baselineID.flatMap { baseline[$0] }.map { result.seconds / $0 }
+            report.figure(
+                result, implementation: suite.implementation,
+                configuration: perConfiguration ? configuration : nil, ratioVsC: ratio)
+        }
+        if outcome.checks != SanityFigures() {
+            report.checks(
+                outcome.checks, implementation: name, configuration: configuration, expected: records.expected)
+            mismatched += outcome.checks.mismatches(against: records.expected).map {
+                "\(name) \(configuration.label): \($0)"
+            }
+        }
+        return outcome.results
+    }
+
+    /// The workload ids to run: those asked for (any case), plus the baseline workloads they are compared with.
+    private func selection(from suites: [any BenchmarkSuite]) throws -> Set<String> {
+        let known = suites.flatMap(\.workloads)
+        guard let requestedWorkloads else { return Set(known.map(\.id)) }
+        var selected = Set<String>()
+        for requested in requestedWorkloads {
+            let matches = known.filter { $0.id.lowercased() == requested.lowercased() }
+            guard !matches.isEmpty else {
+                let ids = Set(known.map(\.id)).sorted()
+                throw BenchError(.usage, "unknown workload '\(requested)'; known: \(ids.joined(separator: ","))")
+            }
+            for info in matches {
+                selected.insert(info.id)
+                if let baselineID = info.baselineID { selected.insert(baselineID) }
+            }
+        }
+        return selected
+    }
+
+    private func runs(_ suite: any BenchmarkSuite, _ selected: Set<String>) -> Bool {
+        suite.workloads.contains { selected.contains($0.id) }
+    }
+
+    private func header() -> ReportDocument {
+        ReportDocument(
+            date: Date().ISO8601Format(), command: CommandLine.arguments.joined(separator: " "),
+            machine: [
+                "cpuModel": ProcessStatus.cpuModel() ?? "unknown", "processors": "\(ProcessStatus.processorCount)",
+            ],
+            recordCount: recordCount, timing: Report.timingNote)
+    }
+
+    /// The SQLite and SQLCipher versions, read from a throw-away database.
+    private func libraryVersions(in root: URL) throws -> [(name: String, value: String)] {
+        let path = root.appendingPathComponent("versions.sqlite").path
+        let configuration = BenchConfiguration(preset: .defaults, keyKind: .raw, recordCount: 0)
+        let database = try BaselineDatabase(
+            path: path, key: BenchKeys.sqlcipherKey(for: .raw), configuration: configuration)
+        return [
+            (name: "sqlite_version", value: BaselineDatabase.sqliteVersion),
+            (name: "cipher_version", value: try database.pragma("cipher_version")),
+            (name: "cipher_provider", value: try database.pragma("cipher_provider")),
+            (name: "cipher_provider_version", value: try database.pragma("cipher_provider_version")),
+        ]
+    }
+
+    private func makeDirectory(_ url: URL) throws {
+        do {
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        } catch {
+            throw BenchError(.io, "cannot create \(url.path): \(error.localizedDescription)")
+        }
+    }
+}

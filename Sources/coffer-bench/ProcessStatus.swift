@@ -1,0 +1,27 @@
+import Foundation
+
+/// Facts about this process and machine read from `/proc`, for the report's `RSS` and `#` lines.
+enum ProcessStatus {
+    /// The peak resident set size (`VmHWM`) of this process in KiB, or nil where `/proc` does not have it.
+    static func peakResidentKiB() -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
+        for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+            let number = line.dropFirst("VmHWM:".count).filter(\.isNumber)
+            return Int(number)
+        }
+        return nil
+    }
+
+    /// The CPU model name from `/proc/cpuinfo`, or nil where it is not available.
+    static func cpuModel() -> String? {
+        guard let info = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8) else { return nil }
+        for line in info.split(separator: "\n") where line.hasPrefix("model name") {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            return line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        return nil
+    }
+
+    /// The number of processors this process may use.
+    static var processorCount: Int { ProcessInfo.processInfo.activeProcessorCount }
+}

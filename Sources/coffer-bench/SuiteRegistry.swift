@@ -1,0 +1,10 @@
+/// The list of suites the harness runs, in order; the C baseline comes before every suite compared with it.
+enum SuiteRegistry {
+    /// Every suite, in run order.
+    static func suites() -> [any BenchmarkSuite] {
+        [
+            JSONCodingSuite(),
+            BaselineSuite(),
+        ]
+    }
+}
