@@ -33,6 +33,24 @@ public final class NotificationRecorder: Sendable {
     /// How many notifications arrived, including any without a changeset.
     public var count: Int { notificationCount.value }
 
+    /// Waits for the changeset of commit `snapshot`; nil when it did not arrive within `timeout`.
+    ///
+    /// Prefer this to counting: a recorder made right after a commit may still receive that
+    /// commit's notification, since notifications are posted asynchronously.
+    public func changeset(snapshot: UInt64, timeout: Duration = .seconds(5)) -> Changeset? {
+        var found: Changeset?
+        _ = TestSupport.wait(timeout: timeout) {
+            found = received.value.first { $0.snapshot == snapshot }
+            return found != nil
+        }
+        return found
+    }
+
+    /// The changesets received so far with a snapshot above `snapshot`, in arrival order.
+    public func changesets(after snapshot: UInt64) -> [Changeset] {
+        received.value.filter { $0.snapshot > snapshot }
+    }
+
     /// Waits until at least `count` changesets arrived or `timeout` passed; returns whether they did.
     public func wait(forCount count: Int, timeout: Duration = .seconds(5)) -> Bool {
         TestSupport.wait(timeout: timeout) { received.value.count >= count }
