@@ -37,7 +37,10 @@ package final class Statement {
 
     /// Binds UTF-8 text to parameter `index` (SQLite copies it).
     package func bind(_ value: String, at index: Int32) throws {
-        let rc = value.withCString { sqlite3_bind_text(handle, index, $0, -1, csqlcipher_transient()) }
+        // An explicit byte count: with -1 SQLite stops at an embedded NUL, so "a\0b" would bind as "a".
+        let rc = value.withCString {
+            sqlite3_bind_text(handle, index, $0, Int32(clamping: value.utf8.count), csqlcipher_transient())
+        }
         try connection.check(rc, sql: sql)
     }
 
@@ -49,8 +52,9 @@ package final class Statement {
         }
         let rc = value.withUnsafeBytes { raw in
             // A zero-length blob must still bind as a blob, not NULL: give SQLite a valid pointer.
-            sqlite3_bind_blob(handle, index, raw.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(raw.count),
-                              csqlcipher_transient())
+            sqlite3_bind_blob(
+                handle, index, raw.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(clamping: raw.count),
+                csqlcipher_transient())
         }
         try connection.check(rc, sql: sql)
     }

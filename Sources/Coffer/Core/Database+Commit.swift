@@ -82,41 +82,19 @@ extension Database {
 
     /// Runs a checkpoint soon on the checkpoint queue; several requests coalesce into one.
     func scheduleCheckpoint() {
-        guard !checkpointPending.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        checkpointQueue.async { [weak self] in
-            guard let self else { return }
-            self.checkpointPending.store(false, ordering: .releasing)
-            self.runCheckpoint()
-        }
+        checkpointer.schedule()
     }
 
     /// Copies committed WAL frames back into the file; truncates the WAL once it passed the
     /// threshold and no reader pins it.
     func runCheckpoint() {
-        let threshold = options.walTruncationThreshold
-        checkpointer.withLock { handle in
-            do {
-                let (frames, _) = try handle.checkpoint(.passive)
-                if frames * pageSize >= threshold {
-                    handle.setBusyTimeout(milliseconds: 0)
-                    defer {
-                        handle.setBusyTimeout(
-                            milliseconds: Int32(clamping: options.busyTimeout.components.seconds * 1000))
-                    }
-                    _ = try? handle.checkpoint(.truncate)
-                }
-            } catch {
-                logger.warning("Coffer: checkpoint failed", metadata: ["path": "\(url.path)", "error": "\(error)"])
-            }
-        }
+        checkpointer.run()
     }
 
     /// Checkpoints the WAL now and waits: `.truncate` also empties the WAL file when no reader pins it.
     /// - Throws: ``DatabaseError`` (`.busy` when readers prevented a full checkpoint).
     public func checkpoint(truncate: Bool = false) throws {
-        try checkpointer.withLock { handle in
-            try mapSQLite { _ = try handle.checkpoint(truncate ? .truncate : .passive) }
-        }
+        try checkpointer.checkpoint(truncate: truncate)
     }
 }
 

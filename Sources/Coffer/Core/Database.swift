@@ -36,7 +36,7 @@ public final class Database: Sendable {
     /// The cipher settings every handle applies, with the page size resolved.
     let handleCipher: CipherSettings?
     /// The handle Coffer checkpoints with; never used for transactions.
-    let checkpointer: Mutex<SQLiteConnection>
+    let checkpointer: WALCheckpointer
     let state: Mutex<DatabaseState>
     let registry = Mutex(ConfigRegistry())
     let extensions = Mutex(ExtensionRegistry())
@@ -46,10 +46,8 @@ public final class Database: Sendable {
 
     /// Serializes read-write transactions across all connections.
     let writeQueue = DispatchQueue(label: "coffer.database.write")
-    let checkpointQueue = DispatchQueue(label: "coffer.database.checkpoint", qos: .utility)
     /// Posts notifications in commit order and runs completion callbacks by default.
     let notificationQueue = DispatchQueue(label: "coffer.database.notifications")
-    let checkpointPending = Atomic<Bool>(false)
 
     /// Posted after every commit that changed something; `userInfo["changeset"]` is a ``Changeset``
     /// and `object` is the database. Posted asynchronously, in commit order, on a database-owned queue.
@@ -85,7 +83,8 @@ public final class Database: Sendable {
             self.pageSize = opened.pageSize
             self.handleKey = opened.handleKey
             self.handleCipher = opened.handleCipher
-            self.checkpointer = Mutex(opened.handle)
+            self.checkpointer = WALCheckpointer(
+                handle: opened.handle, path: url.path, pageSize: opened.pageSize, options: options, logger: logger)
             self.state = Mutex(
                 DatabaseState(
                     snapshot: opened.snapshot, previouslyRegisteredExtensionNames: opened.extensionNames))
@@ -99,6 +98,7 @@ public final class Database: Sendable {
 
     deinit {
         state.withLock { $0.finishChangeStreams() }
+        checkpointer.close()
         DatabasePathRegistry.release(canonicalPath)
     }
 
@@ -155,6 +155,7 @@ public final class Database: Sendable {
     func openHandle() throws -> SQLiteConnection {
         try mapSQLite {
             let handle = try SQLiteConnection(path: url.path, create: false)
+            DatabaseOpener.applyBusyTimeout(handle, options: options)
             if let handleKey {
                 try handleKey.bytes.withUnsafeBytes { try handle.applyKey($0) }
                 if let handleCipher {

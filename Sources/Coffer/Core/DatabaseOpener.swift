@@ -58,10 +58,11 @@ struct DatabaseOpener {
     private func openExisting(isNew: Bool) throws -> Result {
         let cipherVersion = try linkedCipherVersion()
         let cipherMajor = Int(cipherVersion.prefix { $0.isNumber }) ?? 3
+        // Validated for unencrypted files too: SQLite silently ignores a bad `PRAGMA page_size`.
+        try options.cipher.validate(cipherMajor: cipherMajor)
         guard let key = options.key else {
             return try openPlaintext(cipherVersion: cipherVersion)
         }
-        try options.cipher.validate(cipherMajor: cipherMajor)
         let candidates = try KeyCandidate.candidates(for: key)
         let pageSizes: [Int] =
             if let pageSize = options.cipher.pageSize {
@@ -78,6 +79,7 @@ struct DatabaseOpener {
                 cipher.pageSize = pageSize
                 do {
                     let handle = try SQLiteConnection(path: path)
+                    Self.applyBusyTimeout(handle, options: options)
                     try candidate.bytes.withUnsafeBytes { try handle.applyKey($0) }
                     try handle.applyCipherSettings(
                         pageSize: cipher.pageSize, kdfIterations: cipher.kdfIterations, useHMAC: cipher.useHMAC)
@@ -97,6 +99,7 @@ struct DatabaseOpener {
     private func openPlaintext(cipherVersion: String) throws -> Result {
         do {
             let handle = try SQLiteConnection(path: path)
+            Self.applyBusyTimeout(handle, options: options)
             try handle.validateReadable()
             return try finish(handle: handle, candidate: nil, cipher: nil, cipherVersion: cipherVersion)
         } catch let error as SQLiteError where error.isNotADatabase {
@@ -194,9 +197,15 @@ struct DatabaseOpener {
         }
     }
 
+    /// Set before the validating read: a handle of a just-released database may still be
+    /// closing (checkpointing the WAL under an exclusive lock), which must mean "wait", not `.busy`.
+    static func applyBusyTimeout(_ handle: SQLiteConnection, options: DatabaseOptions) {
+        handle.setBusyTimeout(milliseconds: Int32(clamping: options.busyTimeout.components.seconds * 1000))
+    }
+
     /// Pragmas every handle gets (the checkpointer too).
     static func applyConnectionPragmas(_ handle: SQLiteConnection, options: DatabaseOptions) throws {
-        handle.setBusyTimeout(milliseconds: Int32(clamping: options.busyTimeout.components.seconds * 1000))
+        applyBusyTimeout(handle, options: options)
         handle.setAutoCheckpoint(pages: 0)
         try handle.execute("PRAGMA synchronous = \(options.synchronous.rawValue)")
         if let kib = options.pageCacheKiB { try handle.execute("PRAGMA cache_size = -\(kib)") }

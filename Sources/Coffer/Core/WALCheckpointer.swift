@@ -1,0 +1,73 @@
+import CofferSQLite
+import Dispatch
+import Logging
+import Synchronization
+
+/// The handle Coffer checkpoints the WAL with, and the queue background checkpoints run on.
+///
+/// A class of its own so that a background checkpoint holds only this object, never the
+/// ``Database``: releasing the last reference to a database must release its file at once, so
+/// the file can be opened again right away instead of failing with `misuse` while a checkpoint
+/// that was scheduled by the last commit is still running. ``close()`` closes the handle when
+/// the database goes away, so the file is fully closed by then.
+final class WALCheckpointer: Sendable {
+    private let handle: Mutex<SQLiteConnection?>
+    private let queue = DispatchQueue(label: "coffer.database.checkpoint", qos: .utility)
+    private let pending = Atomic<Bool>(false)
+    private let path: String
+    private let pageSize: Int
+    private let truncationThreshold: Int
+    private let busyTimeoutMilliseconds: Int32
+    private let logger: Logger
+
+    init(handle: SQLiteConnection, path: String, pageSize: Int, options: DatabaseOptions, logger: Logger) {
+        self.handle = Mutex(handle)
+        self.path = path
+        self.pageSize = pageSize
+        self.truncationThreshold = options.walTruncationThreshold
+        self.busyTimeoutMilliseconds = Int32(clamping: options.busyTimeout.components.seconds * 1000)
+        self.logger = logger
+    }
+
+    /// Runs a checkpoint soon on the checkpoint queue; several requests coalesce into one.
+    func schedule() {
+        guard !pending.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        queue.async { [self] in
+            pending.store(false, ordering: .releasing)
+            run()
+        }
+    }
+
+    /// Copies committed WAL frames back into the file; truncates the WAL once it passed the
+    /// threshold and no reader pins it.
+    func run() {
+        handle.withLock { handle in
+            guard let handle else { return }
+            do {
+                let (frames, _) = try handle.checkpoint(.passive)
+                if frames * pageSize >= truncationThreshold {
+                    handle.setBusyTimeout(milliseconds: 0)
+                    defer { handle.setBusyTimeout(milliseconds: busyTimeoutMilliseconds) }
+                    _ = try? handle.checkpoint(.truncate)
+                }
+            } catch {
+                logger.warning("Coffer: checkpoint failed", metadata: ["path": "\(path)", "error": "\(error)"])
+            }
+        }
+    }
+
+    /// Checkpoints the WAL now and waits: `.truncate` also empties the WAL file when no reader pins it.
+    /// - Throws: ``DatabaseError`` (`.busy` when readers prevented a full checkpoint).
+    func checkpoint(truncate: Bool) throws {
+        try handle.withLock { handle in
+            guard let handle else { return }
+            try mapSQLite { _ = try handle.checkpoint(truncate ? .truncate : .passive) }
+        }
+    }
+
+    /// Waits for a scheduled checkpoint to finish, then closes the handle.
+    func close() {
+        queue.sync {}
+        handle.withLock { $0 = nil }
+    }
+}
