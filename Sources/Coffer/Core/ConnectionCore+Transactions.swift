@@ -65,17 +65,17 @@ extension ConnectionCore {
             defer { connection.status.withLock { $0.transactionSnapshot = nil } }
 
             let tx = ReadWriteTransaction(connection: connection, core: self, snapshot: startSnapshot)
+            // Valid until the commit is done: extensions flush through it before the commit.
+            defer { tx.invalidate() }
             let value: T
             do {
                 value = try block(tx)
             } catch {
-                tx.invalidate()
-                rollbackWrite()
+                rollbackWrite(tx)
                 throw error
             }
-            tx.invalidate()
             if tx.isRolledBack {
-                rollbackWrite()
+                rollbackWrite(tx)
                 return value
             }
             try commit(tx, connection: connection, from: startSnapshot)
@@ -84,29 +84,39 @@ extension ConnectionCore {
     }
 
     /// Rolls the SQLite transaction back; the caches may hold values from it, so they go too.
-    func rollbackWrite() {
+    func rollbackWrite(_ tx: ReadWriteTransaction? = nil) {
         try? mapSQLite { try sqlite.cachedStatement(SQL.rollback).run() }
         flushCaches()
+        for (_, ext) in tx?.createdExtensionTransactions ?? [] { ext.didRollback() }
     }
 
     /// Persists the new snapshot, publishes the changeset, commits, and tells everyone.
     private func commit(_ tx: ReadWriteTransaction, connection: Connection, from start: UInt64) throws {
+        let extensionChanges: [String: any Sendable]
+        do {
+            extensionChanges = try tx.flushExtensions()
+            if !tx.changes.isEmpty { try tx.dropOrphanedExtensions() }
+        } catch {
+            rollbackWrite(tx)
+            throw error
+        }
         let changes = tx.changes
         let custom = tx.notificationCustomObject
-        guard !changes.isEmpty || custom != nil else {
+        guard !changes.isEmpty || custom != nil || !extensionChanges.isEmpty else {
             do {
                 try mapSQLite { try sqlite.cachedStatement(SQL.commit).run() }
             } catch {
-                rollbackWrite()
+                rollbackWrite(tx)
                 throw error
             }
+            for (_, ext) in tx.createdExtensionTransactions { ext.didCommit() }
             tx.runCompletions(on: database.notificationQueue)
             return
         }
         let newSnapshot = start + 1
         let changeset = Changeset(
             snapshot: newSnapshot, connectionID: id, connectionName: connection.name, changes: changes,
-            customObject: custom, extensionChanges: [:])
+            customObject: custom, extensionChanges: extensionChanges)
         do {
             try mapSQLite {
                 let stmt = try sqlite.cachedStatement(SQL.yapSet)
@@ -123,10 +133,11 @@ extension ConnectionCore {
                 throw error
             }
         } catch {
-            rollbackWrite()
+            rollbackWrite(tx)
             throw error
         }
         snapshot = newSnapshot
+        for (_, ext) in tx.createdExtensionTransactions { ext.didCommit() }
         database.noteCommitted(changeset, by: id)
         tx.runCompletions(on: database.notificationQueue)
     }

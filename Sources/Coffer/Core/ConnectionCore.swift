@@ -95,6 +95,9 @@ final class ConnectionCore: @unchecked Sendable {
 
     /// Updates the caches for one sibling commit, per object policy (YapDatabase's `processChangeset`).
     func apply(_ changeset: Changeset) {
+        for (name, state) in extensionStates {
+            state.noteCommitted(changeset.extensionChanges[name])
+        }
         if changeset.allKeysRemoved {
             flushCaches()
         } else {

@@ -15,12 +15,17 @@ public class ReadTransaction {
     let core: ConnectionCore
     var configs: ConfigSnapshot
     private(set) var isActive = true
+    /// The extensions registered when the transaction began, in registration order.
+    let extensionEntries: [ExtensionRegistry.Entry]
+    /// Each extension's object for this transaction, created on first use.
+    var extensionTransactions: [String: any ExtensionTransaction] = [:]
 
     init(connection: Connection, core: ConnectionCore, snapshot: UInt64) {
         self.connection = connection
         self.core = core
         self.snapshot = snapshot
         self.configs = connection.database.configSnapshot()
+        self.extensionEntries = connection.database.extensionEntries
     }
 
     func invalidate() { isActive = false }

@@ -9,12 +9,15 @@ extension ReadWriteTransaction {
         try checkWritable()
         let ck = CollectionKey(collection: collection ?? "", key: key)
         guard let rowid = try existingRowid(ck) else { return }
+        let hooks = hookReceivers
+        for hook in hooks { try hook.willRemove(ck, rowid: rowid) }
         try mapSQLite(collection: ck.collection, key: ck.key) {
             let stmt = try core.sqlite.cachedStatement(SQL.deleteRowid)
             try stmt.bind(rowid, at: 1)
             try stmt.run()
         }
         noteRemoved(ck)
+        for hook in hooks { try hook.didRemove(ck, rowid: rowid) }
     }
 
     /// Removes the rows for `keys` in `collection`; keys without a row are ignored.
@@ -22,6 +25,11 @@ extension ReadWriteTransaction {
     /// - Throws: any ``DatabaseError`` from writing.
     public func removeObjects(forKeys keys: [String], inCollection collection: String?) throws {
         try checkWritable()
+        if !extensionEntries.isEmpty {
+            // Extensions need every row's rowid and their hooks per row.
+            for key in keys { try removeObject(forKey: key, inCollection: collection) }
+            return
+        }
         let collection = collection ?? ""
         var start = 0
         while start < keys.count {
@@ -54,6 +62,8 @@ extension ReadWriteTransaction {
     public func removeAllObjects(inCollection collection: String?) throws {
         try checkWritable()
         let collection = collection ?? ""
+        let hooks = hookReceivers
+        for hook in hooks { try hook.willRemoveAll(inCollection: collection) }
         let removed = try mapSQLite(collection: collection) { () throws -> Int in
             let stmt = try core.sqlite.cachedStatement(SQL.deleteCollection)
             try stmt.bind(collection, at: 1)
@@ -62,6 +72,7 @@ extension ReadWriteTransaction {
         }
         core.objectCache.removeAll { ck, _ in ck.collection == collection }
         core.metadataCache.removeAll { ck, _ in ck.collection == collection }
+        for hook in hooks { try hook.didRemoveAll(inCollection: collection) }
         guard removed > 0 || changes.insertedKeys.contains(where: { $0.collection == collection }) else { return }
         core.mutationCount &+= 1
         changes.noteRemovedCollection(collection)
@@ -72,11 +83,14 @@ extension ReadWriteTransaction {
     /// - Throws: any ``DatabaseError`` from writing.
     public func removeAllObjectsInAllCollections() throws {
         try checkWritable()
+        let hooks = hookReceivers
+        for hook in hooks { try hook.willRemoveAllCollections() }
         let removed = try mapSQLite { () throws -> Int in
             try core.sqlite.cachedStatement(SQL.deleteAll).run()
             return core.sqlite.changes
         }
         core.flushCaches()
+        for hook in hooks { try hook.didRemoveAllCollections() }
         guard removed > 0 || !changes.insertedKeys.isEmpty else { return }
         core.mutationCount &+= 1
         changes.noteRemovedAll()
@@ -101,9 +115,16 @@ extension ReadWriteTransaction {
     private func touch(_ key: String, _ collection: String?, object: Bool, metadata: Bool) throws {
         try checkWritable()
         let ck = CollectionKey(collection: collection ?? "", key: key)
-        guard try core.objectCache.contains(ck) || existingRowid(ck) != nil else { return }
+        guard let rowid = try existingRowid(ck) else { return }
         if object && changes.objectUpdates[ck] == nil { changes.objectUpdates[ck] = .touch }
         if metadata && changes.metadataUpdates[ck] == nil { changes.metadataUpdates[ck] = .touch }
+        let hooks = hookReceivers
+        guard !hooks.isEmpty else { return }
+        let row = ExtensionRow(
+            collectionKey: ck, rowid: rowid,
+            object: LazyValue { [unowned self] in try self.object(forKey: ck.key, inCollection: ck.collection) },
+            metadata: LazyValue { [unowned self] in try self.metadata(forKey: ck.key, inCollection: ck.collection) })
+        for hook in hooks { try hook.didTouch(row, object: object, metadata: metadata) }
     }
 
     private func noteRemoved(_ ck: CollectionKey) {

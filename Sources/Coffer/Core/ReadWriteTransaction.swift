@@ -82,8 +82,13 @@ public final class ReadWriteTransaction: ReadTransaction {
         let metadataData = try metadata.map {
             try serializedMetadata ?? encode($0, with: config.metadataChain, ck, what: "metadata")
         }
+        let hooks = hookReceivers
+        let existing = try existingRowid(ck)
+        var row = ExtensionRow(
+            collectionKey: ck, rowid: existing ?? 0, object: LazyValue(object), metadata: LazyValue(metadata))
+        for hook in hooks { try existing == nil ? hook.willInsert(row) : hook.willUpdate(row) }
         let inserted = try mapSQLite(collection: ck.collection, key: ck.key) { () throws -> Bool in
-            if let rowid = try existingRowid(ck) {
+            if let rowid = existing {
                 let stmt = try core.sqlite.cachedStatement(SQL.updateAll)
                 try stmt.bind(data, at: 1)
                 try stmt.bind(metadataData, at: 2)
@@ -99,6 +104,10 @@ public final class ReadWriteTransaction: ReadTransaction {
             try stmt.run()
             return true
         }
+        if inserted {
+            row = ExtensionRow(collectionKey: ck, rowid: core.sqlite.lastInsertRowID, object: row.object, metadata: row.metadata)
+        }
+        for hook in hooks { try inserted ? hook.didInsert(row) : hook.didUpdate(row) }
         core.mutationCount &+= 1
         changes.hasDiskChanges = true
         if inserted { changes.insertedKeys.insert(ck) }
@@ -132,12 +141,18 @@ public final class ReadWriteTransaction: ReadTransaction {
             object = sanitized
         }
         let data = try encode(object, with: config.objectChain, ck, what: "object")
+        let hooks = hookReceivers
+        let row = ExtensionRow(
+            collectionKey: ck, rowid: rowid, object: LazyValue(object),
+            metadata: LazyValue { [unowned self] in try self.metadata(forKey: ck.key, inCollection: ck.collection) })
+        for hook in hooks { try hook.willReplaceObject(row) }
         try mapSQLite(collection: ck.collection, key: ck.key) {
             let stmt = try core.sqlite.cachedStatement(SQL.updateData)
             try stmt.bind(data, at: 1)
             try stmt.bind(rowid, at: 2)
             try stmt.run()
         }
+        for hook in hooks { try hook.didReplaceObject(row) }
         core.mutationCount &+= 1
         changes.hasDiskChanges = true
         if core.config.objectCacheEnabled { core.objectCache.setValue(object, forKey: ck) }
@@ -160,12 +175,19 @@ public final class ReadWriteTransaction: ReadTransaction {
             metadata = sanitize(ck.collection, ck.key, value)
         }
         let data = try metadata.map { try encode($0, with: config.metadataChain, ck, what: "metadata") }
+        let hooks = hookReceivers
+        let row = ExtensionRow(
+            collectionKey: ck, rowid: rowid,
+            object: LazyValue { [unowned self] in try self.object(forKey: ck.key, inCollection: ck.collection) },
+            metadata: LazyValue(metadata))
+        for hook in hooks { try hook.willReplaceMetadata(row) }
         try mapSQLite(collection: ck.collection, key: ck.key) {
             let stmt = try core.sqlite.cachedStatement(SQL.updateMetadata)
             try stmt.bind(data, at: 1)
             try stmt.bind(rowid, at: 2)
             try stmt.run()
         }
+        for hook in hooks { try hook.didReplaceMetadata(row) }
         core.mutationCount &+= 1
         changes.hasDiskChanges = true
         if core.config.metadataCacheEnabled { core.metadataCache.setValue(metadata, forKey: ck) }
