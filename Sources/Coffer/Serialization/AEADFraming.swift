@@ -8,6 +8,19 @@ enum AEADFraming {
     /// Bytes of authentication tag after the ciphertext.
     static let tagSize = 16
 
+    /// Runs `body` with 12 fresh random bytes for a nonce.
+    ///
+    /// - Throws: ``SerializationError`` with code ``SerializationError/Code/encryptionFailed``
+    ///   when the system gives no random bytes, or what `body` throws.
+    static func withRandomNonce<R>(stage: String, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R {
+        try withUnsafeTemporaryAllocation(byteCount: nonceSize, alignment: 1) { buffer in
+            guard NonceSource.fill(buffer) else {
+                throw SerializationError(.encryptionFailed, stage: stage, reason: "no random bytes for a nonce")
+            }
+            return try body(UnsafeRawBufferPointer(buffer))
+        }
+    }
+
     /// The header parameters that name a key id.
     static func parameters(for keyID: Keyring.KeyID) -> Data {
         var parameters = Data()

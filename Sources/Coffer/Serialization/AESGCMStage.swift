@@ -1,5 +1,5 @@
-public import Foundation
 import Crypto
+public import Foundation
 
 /// Encrypts and authenticates blobs with AES-256-GCM under a ``Keyring``'s current key.
 ///
@@ -43,7 +43,12 @@ public struct AESGCMStage: SerializationStage {
         let associatedData = context.associatedData(parameters: parameters)
         let sealed: Data?
         do {
-            sealed = try AES.GCM.seal(input, using: key, authenticating: associatedData).combined
+            sealed = try AEADFraming.withRandomNonce(stage: name) { bytes in
+                let nonce = try AES.GCM.Nonce(data: bytes)
+                return try AES.GCM.seal(input, using: key, nonce: nonce, authenticating: associatedData).combined
+            }
+        } catch let error as SerializationError {
+            throw error
         } catch {
             throw SerializationError(.encryptionFailed, stage: name, reason: "sealing failed")
         }

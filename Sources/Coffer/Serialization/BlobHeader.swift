@@ -70,10 +70,11 @@ public struct BlobHeader: Sendable, Equatable {
     ///
     /// - Complexity: O(1).
     public static func hasMagic(_ blob: Data) -> Bool {
-        guard blob.count >= magic.count else { return false }
-        let base = blob.startIndex
-        return blob[base] == magic[0] && blob[base + 1] == magic[1] && blob[base + 2] == magic[2]
-            && blob[base + 3] == magic[3]
+        blob.withUnsafeBytes { hasMagic($0) }
+    }
+
+    private static func hasMagic(_ raw: UnsafeRawBufferPointer) -> Bool {
+        raw.count >= 4 && raw[0] == magic[0] && raw[1] == magic[1] && raw[2] == magic[2] && raw[3] == magic[3]
     }
 
     /// Reads the header at the start of a blob without touching its payload.
@@ -85,40 +86,49 @@ public struct BlobHeader: Sendable, Equatable {
     ///   too many records.
     /// - Complexity: O(number of records).
     public init(parsing blob: Data) throws(SerializationError) {
-        guard Self.hasMagic(blob) else {
-            throw SerializationError(.badMagic, stage: "header", reason: "blob does not start with Coffer's magic bytes")
+        // One pass over the raw bytes: Data's per-byte subscript is slow on hot read paths.
+        self = try blob.withUnsafeBytes { raw in
+            Result { () throws(SerializationError) in try BlobHeader(raw: raw, blob: blob) }
+        }.get()
+    }
+
+    private init(raw: UnsafeRawBufferPointer, blob: Data) throws(SerializationError) {
+        guard Self.hasMagic(raw) else {
+            throw SerializationError(
+                .badMagic, stage: "header", reason: "blob does not start with Coffer's magic bytes")
         }
-        let base = blob.startIndex
-        guard blob.count >= Self.fixedSize else {
+        guard raw.count >= Self.fixedSize else {
             throw SerializationError(.truncated, stage: "header", reason: "blob ends inside the fixed header")
         }
-        version = blob[base + 4]
+        version = raw[4]
         guard version == Self.currentVersion else {
-            throw SerializationError(.unsupportedVersion, stage: "header", reason: "format version \(version) is not supported")
+            throw SerializationError(
+                .unsupportedVersion, stage: "header", reason: "format version \(version) is not supported")
         }
-        flags = Flags(rawValue: blob[base + 5])
+        flags = Flags(rawValue: raw[5])
         guard Flags.known.isSuperset(of: flags) else {
             throw SerializationError(.malformedHeader, stage: "header", reason: "reserved flag bits are set")
         }
-        let count = Int(blob[base + 6])
+        let count = Int(raw[6])
         guard count <= Self.maxRecords else {
-            throw SerializationError(.malformedHeader, stage: "header", reason: "\(count) stage records exceed the maximum")
+            throw SerializationError(
+                .malformedHeader, stage: "header", reason: "\(count) stage records exceed the maximum")
         }
         var offset = Self.fixedSize
         var records: [Record] = []
         records.reserveCapacity(count)
         for _ in 0..<count {
-            guard blob.count - offset >= 2 else {
+            guard raw.count - offset >= 2 else {
                 throw SerializationError(.truncated, stage: "header", reason: "blob ends inside a stage record")
             }
-            let stageID = blob[base + offset]
-            let length = Int(blob[base + offset + 1])
-            guard blob.count - offset - 2 >= length else {
+            let length = Int(raw[offset + 1])
+            guard raw.count - offset - 2 >= length else {
                 throw SerializationError(.truncated, stage: "header", reason: "blob ends inside stage parameters")
             }
-            let parameterStart = base + offset + 2
+            let parameterStart = blob.startIndex + offset + 2
             records.append(
-                Record(stageID: stageID, parameters: blob[parameterStart..<parameterStart + length], offset: offset))
+                Record(
+                    stageID: raw[offset], parameters: blob[parameterStart..<parameterStart + length], offset: offset))
             offset += 2 + length
         }
         self.records = records
@@ -139,16 +149,23 @@ public struct BlobHeader: Sendable, Equatable {
     /// Builds a complete blob from its flags, encoded records and payload in one buffer.
     ///
     /// - Complexity: O(payload length): the payload is copied once.
-    static func assemble(flags: Flags, recordCount: Int, records: Data, payload: Data) -> Data {
+    static func assemble(flags: Flags, recordCount: Int, records: [UInt8], payload: Data) -> Data {
         assert(recordCount <= maxRecords)
-        var blob = Data()
-        blob.reserveCapacity(fixedSize + records.count + payload.count)
-        blob.append(contentsOf: magic)
-        blob.append(currentVersion)
-        blob.append(flags.rawValue)
-        blob.append(UInt8(truncatingIfNeeded: recordCount))
-        blob.append(records)
-        blob.append(payload)
+        let payloadStart = fixedSize + records.count
+        // One zero-filled allocation written in place: far cheaper than a series of appends.
+        var blob = Data(count: payloadStart + payload.count)
+        blob.withUnsafeMutableBytes { (target: UnsafeMutableRawBufferPointer) in
+            for (offset, byte) in magic.enumerated() { target[offset] = byte }
+            target[4] = currentVersion
+            target[5] = flags.rawValue
+            target[6] = UInt8(truncatingIfNeeded: recordCount)
+            records.withUnsafeBytes {
+                UnsafeMutableRawBufferPointer(rebasing: target[fixedSize..<payloadStart]).copyMemory(from: $0)
+            }
+            payload.withUnsafeBytes {
+                UnsafeMutableRawBufferPointer(rebasing: target[payloadStart...]).copyMemory(from: $0)
+            }
+        }
         return blob
     }
 }

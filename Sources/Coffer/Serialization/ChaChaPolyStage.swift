@@ -1,5 +1,5 @@
-public import Foundation
 import Crypto
+public import Foundation
 
 /// Encrypts and authenticates blobs with ChaCha20-Poly1305 under a ``Keyring``'s current key.
 ///
@@ -47,7 +47,12 @@ public struct ChaChaPolyStage: SerializationStage {
         let associatedData = context.associatedData(parameters: parameters)
         let sealed: Data
         do {
-            sealed = try ChaChaPoly.seal(input, using: key, authenticating: associatedData).combined
+            sealed = try AEADFraming.withRandomNonce(stage: name) { bytes in
+                let nonce = try ChaChaPoly.Nonce(data: bytes)
+                return try ChaChaPoly.seal(input, using: key, nonce: nonce, authenticating: associatedData).combined
+            }
+        } catch let error as SerializationError {
+            throw error
         } catch {
             throw SerializationError(.encryptionFailed, stage: name, reason: "sealing failed")
         }

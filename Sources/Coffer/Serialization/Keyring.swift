@@ -60,7 +60,8 @@ public final class Keyring: Sendable {
     ///   id is taken.
     public func addKey(_ key: SymmetricKey, id: KeyID) throws(SerializationError) {
         guard key.bitCount == 256 else {
-            throw SerializationError(.invalidKey, stage: "keyring", reason: "key \(id) is \(key.bitCount) bits, not 256")
+            throw SerializationError(
+                .invalidKey, stage: "keyring", reason: "key \(id) is \(key.bitCount) bits, not 256")
         }
         try state.withLock { (state: inout State) throws(SerializationError) in
             guard state.keys[id] == nil else {
@@ -91,7 +92,8 @@ public final class Keyring: Sendable {
         try state.withLock { (state: inout State) throws(SerializationError) in
             guard state.keys[id] != nil else { throw Self.unknown(id) }
             guard state.current != id else {
-                throw SerializationError(.keyInUse, stage: "keyring", reason: "key \(id) is current; make another current first")
+                throw SerializationError(
+                    .keyInUse, stage: "keyring", reason: "key \(id) is current; make another current first")
             }
             state.keys[id] = nil
             state.subkeys = state.subkeys.filter { $0.key.keyID != id }

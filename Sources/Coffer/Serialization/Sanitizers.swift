@@ -10,9 +10,10 @@
 ///   - key: The row's key.
 ///   - object: The value about to be stored.
 /// - Returns: The value to store, or `nil`.
-public typealias PreSanitizer = @Sendable (_ collection: String, _ key: String, _ object: any Sendable) -> (
-    any Sendable
-)?
+public typealias PreSanitizer =
+    @Sendable (_ collection: String, _ key: String, _ object: any Sendable) -> (
+        any Sendable
+    )?
 
 /// Runs after a value has been written and every extension has seen it.
 ///

@@ -49,24 +49,31 @@ public struct SerializationStageContext: Sendable {
     /// - Parameter parameters: The parameters the stage records in the header (at most 255
     ///   bytes).
     /// - Complexity: O(length of collection, key and records).
-    public func associatedData(parameters: Data) -> Data {
+    public func associatedData(parameters: Data) -> [UInt8] {
         let collectionBytes = collection.utf8
         let keyBytes = key.utf8
-        var data = Data()
+        var data: [UInt8] = []
         data.reserveCapacity(
             18 + collectionBytes.count + keyBytes.count + precedingRecords.count + parameters.count)
         data.append(contentsOf: BlobHeader.magic)
         data.append(BlobHeader.currentVersion)
         data.append(role.rawValue)
-        data.appendLittleEndian(UInt32(truncatingIfNeeded: collectionBytes.count))
+        Self.appendLittleEndian(UInt32(truncatingIfNeeded: collectionBytes.count), to: &data)
         data.append(contentsOf: collectionBytes)
-        data.appendLittleEndian(UInt32(truncatingIfNeeded: keyBytes.count))
+        Self.appendLittleEndian(UInt32(truncatingIfNeeded: keyBytes.count), to: &data)
         data.append(contentsOf: keyBytes)
         data.append(UInt8(truncatingIfNeeded: precedingCount))
-        data.append(precedingRecords)
+        data.append(contentsOf: precedingRecords)
         data.append(stageID)
         data.append(UInt8(truncatingIfNeeded: parameters.count))
-        data.append(parameters)
+        data.append(contentsOf: parameters)
         return data
+    }
+
+    private static func appendLittleEndian(_ value: UInt32, to bytes: inout [UInt8]) {
+        bytes.append(UInt8(truncatingIfNeeded: value))
+        bytes.append(UInt8(truncatingIfNeeded: value >> 8))
+        bytes.append(UInt8(truncatingIfNeeded: value >> 16))
+        bytes.append(UInt8(truncatingIfNeeded: value >> 24))
     }
 }

@@ -52,13 +52,13 @@ extension SerializerChain {
 
     private func applyStages(to encoded: Data, collection: String, key: String) throws(SerializationError) -> Data {
         var payload = encoded
-        var records = Data()
+        var records: [UInt8] = []
         var count = 0
         var flags: BlobHeader.Flags = []
         for stage in stages {
             let context = SerializationStageContext(
                 collection: collection, key: key, role: role, stageID: stage.stageID,
-                precedingRecords: records, precedingCount: count)
+                precedingRecords: records.isEmpty ? Data() : Data(records), precedingCount: count)
             let output: SerializationStageOutput?
             do {
                 output = try stage.encode(payload, context: context)
@@ -72,7 +72,7 @@ extension SerializerChain {
             }
             records.append(stage.stageID)
             records.append(UInt8(output.parameters.count))
-            records.append(output.parameters)
+            records.append(contentsOf: output.parameters)
             payload = output.payload
             count += 1
             flags.formUnion(stage.kind.flag)

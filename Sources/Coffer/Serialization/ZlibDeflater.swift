@@ -62,7 +62,8 @@ final class ZlibDeflater {
     /// - Complexity: O(input length).
     func compress(_ input: Data, finish: Bool, into output: inout Data, limit: Int) throws(SerializationError) -> Bool {
         guard input.count <= Int(UInt32.max) else {
-            throw SerializationError(.compressionFailed, stage: "zlib", reason: "input of \(input.count) bytes is too large")
+            throw SerializationError(
+                .compressionFailed, stage: "zlib", reason: "input of \(input.count) bytes is too large")
         }
         let flush = finish ? Z_FINISH : Z_NO_FLUSH
         var result = (status: Z_OK, fits: true)

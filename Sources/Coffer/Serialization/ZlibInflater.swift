@@ -29,7 +29,8 @@ final class ZlibInflater {
         guard status == Z_OK else {
             stream.deinitialize(count: 1)
             stream.deallocate()
-            throw SerializationError(.inflateFailed, stage: "zlib", reason: "inflate setup failed (zlib status \(status))")
+            throw SerializationError(
+                .inflateFailed, stage: "zlib", reason: "inflate setup failed (zlib status \(status))")
         }
         return ZlibInflater(stream: stream)
     }
@@ -53,7 +54,8 @@ final class ZlibInflater {
     /// - Complexity: O(output length), and at most `limit` bytes of memory.
     func decompress(_ input: Data, limit: Int, expectedLength: Int? = nil) throws(SerializationError) -> Data {
         guard input.count <= Int(UInt32.max) else {
-            throw SerializationError(.inflateFailed, stage: "zlib", reason: "input of \(input.count) bytes is too large")
+            throw SerializationError(
+                .inflateFailed, stage: "zlib", reason: "input of \(input.count) bytes is too large")
         }
         var output = Data()
         let firstChunk = min(limit, expectedLength ?? max(input.count * 4, 1 << 12))
@@ -76,9 +78,11 @@ final class ZlibInflater {
         case .truncated:
             throw SerializationError(.inflateFailed, stage: "zlib", reason: "compressed data ends early")
         case .trailingBytes:
-            throw SerializationError(.inflateFailed, stage: "zlib", reason: "bytes follow the end of the compressed data")
+            throw SerializationError(
+                .inflateFailed, stage: "zlib", reason: "bytes follow the end of the compressed data")
         case .failed(let status):
-            throw SerializationError(.inflateFailed, stage: "zlib", reason: "compressed data is invalid (zlib status \(status))")
+            throw SerializationError(
+                .inflateFailed, stage: "zlib", reason: "compressed data is invalid (zlib status \(status))")
         }
     }
 
@@ -101,7 +105,8 @@ final class ZlibInflater {
                 let start = output.count
                 output.count = start + chunk
                 status = output.withUnsafeMutableBytes { (target: UnsafeMutableRawBufferPointer) in
-                    stream.pointee.next_out = target.baseAddress?.advanced(by: start).assumingMemoryBound(to: Bytef.self)
+                    stream.pointee.next_out = target.baseAddress?.advanced(by: start).assumingMemoryBound(
+                        to: Bytef.self)
                     stream.pointee.avail_out = UInt32(chunk)
                     return inflate(stream, Z_NO_FLUSH)
                 }

@@ -92,7 +92,8 @@ public struct ZlibStage: SerializationStage {
         // Deflate expands at most 1032:1, so a larger recorded length cannot be genuine.
         guard length <= payload.count * 1032 + 1024 else {
             throw SerializationError(
-                .inflateFailed, stage: name, reason: "recorded length \(length) is impossible for \(payload.count) bytes")
+                .inflateFailed, stage: name,
+                reason: "recorded length \(length) is impossible for \(payload.count) bytes")
         }
         let inflater = try ZlibInflater.make()
         let output: Data
