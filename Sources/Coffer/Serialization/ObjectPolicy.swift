@@ -11,8 +11,9 @@ public enum ObjectPolicy: Sendable, Hashable {
     /// read right after a commit costs no decoding. Use it for immutable values (structs, or
     /// classes that are never changed after being stored).
     case share
-    /// Siblings cache their own copy of the committed value, made by encoding and decoding it
-    /// through the collection's serializer chain, so no two connections hold the same
-    /// instance. Costs a round trip through the chain per changed key and sibling.
+    /// Siblings cache their own copy of the committed value, never the writer's instance.
+    /// Value types are copies already; a class instance is copied by passing it through the
+    /// collection's serializer chain (encode, then decode), which costs one round trip per
+    /// changed key and sibling.
     case copy
 }

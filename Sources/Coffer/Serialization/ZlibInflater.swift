@@ -51,7 +51,8 @@ final class ZlibInflater {
     ///   ``SerializationError/Code/decompressionLimitExceeded`` when the stream holds more than
     ///   `limit` bytes (it stops there), or ``SerializationError/Code/inflateFailed`` when the
     ///   input is not a complete zlib stream or has bytes after its end.
-    /// - Complexity: O(output length), and at most `limit` bytes of memory.
+    /// - Complexity: O(output length); memory grows with the output and stops at `limit`
+    ///   (exactly `expectedLength` when that is given).
     func decompress(_ input: Data, limit: Int, expectedLength: Int? = nil) throws(SerializationError) -> Data {
         guard input.count <= Int(UInt32.max) else {
             throw SerializationError(
