@@ -80,7 +80,8 @@ enum CacheUpdate: @unchecked Sendable {
         case .copy:
             guard let value else { return .set(nil) }
             if let copyable = value as? any CopyableObject { return .copy(copyable.copy()) }
-            return .evict
+            // Value types are copies already; other classes cannot be copied safely.
+            return type(of: value) is AnyClass ? .evict : .set(value)
         }
     }
 }

@@ -1,11 +1,20 @@
-/// What sibling connections cache for a row after another connection commits a change to it.
+/// What other connections keep in their caches after a transaction commits a new value.
+///
+/// Set per collection, separately for objects and metadata. Values are `any Sendable`, so
+/// every policy is safe across threads; they differ in memory use and in how much work a
+/// sibling connection does on its next read. The writing connection always caches the value
+/// it wrote.
 public enum ObjectPolicy: Sendable, Hashable {
-    /// Siblings drop the cached value and deserialize again on demand. Safe for any value (default).
+    /// Siblings drop the changed keys from their caches and decode the stored blob again when
+    /// they next read them. The default: no value is shared between connections.
     case containment
-    /// Siblings cache the very value the writer stored. Use for immutable values (Swift value types).
+    /// Siblings that had the key cached cache the committed value itself, so a read right
+    /// after a commit costs no decoding. Use it for immutable values (structs, or classes that
+    /// are never changed after being stored).
     case share
-    /// Siblings cache `copy()` of the value when it conforms to ``CopyableObject``; otherwise
-    /// this behaves like ``containment``.
+    /// Siblings that had the key cached cache their own copy of the committed value: a class
+    /// conforming to ``CopyableObject`` is copied with `copy()`; value types are copies already;
+    /// any other class behaves as ``containment``.
     case copy
 }
 

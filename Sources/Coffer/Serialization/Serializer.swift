@@ -2,7 +2,11 @@ public import Foundation
 
 /// Turns objects into bytes and back: the codec at the start of a serializer chain.
 ///
-/// A serializer is a pair of closures; the static factories cover the common formats.
+/// A serializer is a pair of closures; the static factories cover the common formats:
+/// ``codable(_:encoder:decoder:)`` (JSON, the default), ``propertyList(_:)`` (binary property
+/// list), ``data`` (identity), ``string`` (UTF-8), ``timestamp`` (YapDatabase's 8-byte date)
+/// and ``custom(_:name:encode:decode:)``.
+///
 /// The closures may be called from any connection's queue at the same time, so they must
 /// not share mutable state.
 public struct Serializer: Sendable {
@@ -12,6 +16,14 @@ public struct Serializer: Sendable {
     let decodeBody: @Sendable (Data) throws -> any Sendable
 
     /// Creates a codec from an encoding and a decoding closure.
+    ///
+    /// Errors the closures throw that are not a ``SerializationError`` are reported as
+    /// ``SerializationError/Code/codecFailed``.
+    ///
+    /// - Parameters:
+    ///   - name: A short name used in error messages.
+    ///   - encode: Turns an object into bytes; called on any thread.
+    ///   - decode: Turns bytes back into an object; called on any thread.
     public init(
         name: String,
         encode: @escaping @Sendable (any Sendable) throws -> Data,
@@ -22,54 +34,31 @@ public struct Serializer: Sendable {
         self.decodeBody = decode
     }
 
-    /// Encodes one object; throws ``SerializationError`` when the object does not fit the codec.
-    public func encode(_ object: any Sendable) throws -> Data {
-        try encodeBody(object)
+    /// Encodes one object.
+    ///
+    /// - Throws: ``SerializationError`` with code ``SerializationError/Code/typeMismatch`` when
+    ///   the object is not of the codec's type, or ``SerializationError/Code/codecFailed``.
+    public func encode(_ object: any Sendable) throws(SerializationError) -> Data {
+        do {
+            return try encodeBody(object)
+        } catch let error as SerializationError {
+            throw error
+        } catch {
+            throw SerializationError(.codecFailed, stage: name, reason: "encoding failed: \(type(of: error))")
+        }
     }
 
-    /// Decodes one object; throws ``SerializationError`` when the bytes do not decode.
-    public func decode(_ data: Data) throws -> any Sendable {
-        try decodeBody(data)
-    }
-}
-
-extension Serializer {
-    /// Stores `Data` values as they are (the identity codec).
-    public static let data = Serializer(
-        name: "data",
-        encode: { object in
-            guard let data = object as? Data else {
-                throw SerializationError(.typeMismatch, stage: "data", reason: "expected Data, got \(type(of: object))")
-            }
-            return data
-        },
-        decode: { $0 }
-    )
-
-    /// Stores values of one `Codable` type as JSON (sorted keys, so the bytes are stable).
-    public static func codable<T: Codable & Sendable>(_ type: T.Type) -> Serializer {
-        Serializer(
-            name: "json",
-            encode: { object in
-                guard let value = object as? T else {
-                    throw SerializationError(
-                        .typeMismatch, stage: "json", reason: "expected \(T.self), got \(Swift.type(of: object))")
-                }
-                do {
-                    let encoder = JSONEncoder()
-                    encoder.outputFormatting = [.sortedKeys]
-                    return try encoder.encode(value)
-                } catch {
-                    throw SerializationError(.codecFailed, stage: "json", reason: "\(error)")
-                }
-            },
-            decode: { data in
-                do {
-                    return try JSONDecoder().decode(T.self, from: data)
-                } catch {
-                    throw SerializationError(.codecFailed, stage: "json", reason: "\(error)")
-                }
-            }
-        )
+    /// Decodes one object.
+    ///
+    /// - Throws: ``SerializationError`` with code ``SerializationError/Code/codecFailed`` when
+    ///   the bytes do not decode.
+    public func decode(_ data: Data) throws(SerializationError) -> any Sendable {
+        do {
+            return try decodeBody(data)
+        } catch let error as SerializationError {
+            throw error
+        } catch {
+            throw SerializationError(.codecFailed, stage: name, reason: "decoding failed: \(type(of: error))")
+        }
     }
 }

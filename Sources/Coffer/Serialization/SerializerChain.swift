@@ -1,22 +1,101 @@
-public import Foundation
-
 /// A collection's full path from object to stored bytes: a codec followed by byte stages.
+///
+/// ```swift
+/// let chain = SerializerChain(codec: .codable(Note.self), stages: [.zlib(), .aesGCM(keyring)])
+/// let blob = try chain.serialize(note, collection: "notes", key: "n1")
+/// let back = try chain.deserialize(blob, collection: "notes", key: "n1")
+/// ```
+///
+/// On write the codec runs, then each stage in order; a stage may decline (zlib on a short
+/// value). A blob that any stage changed starts with a ``BlobHeader`` recording what ran; a
+/// blob no stage changed is the codec's bytes, exactly as YapDatabase stored them.
+///
+/// On read, a chain **without** stages hands the bytes straight to the codec and never looks
+/// for a header. A chain **with** stages reads a blob that does not start with the header
+/// magic as plain codec bytes too — so adding compression or encryption to an existing
+/// collection keeps its old rows readable, and they are converted as they are rewritten (see
+/// ``needsReencryption(_:)``). Set `acceptsUnencryptedBlobs` to `false` to refuse such rows
+/// once a collection has been fully encrypted.
+///
+/// Chains are values; the ``Keyring`` inside encryption stages is shared, so rotating a key
+/// affects every chain that uses it at once.
 public struct SerializerChain: Sendable {
+    /// Which column of a row a chain serializes; encryption binds it, so an object blob does
+    /// not authenticate as metadata or the other way round.
+    public enum Role: UInt8, Sendable, Hashable {
+        /// The row's object.
+        case object = 0
+        /// The row's metadata.
+        case metadata = 1
+    }
+
     /// The object codec.
-    public var codec: Serializer
+    public let codec: Serializer
+    /// The byte stages, in the order they run on write.
+    public let stages: [any SerializationStage]
+    /// Which column of a row this chain serializes.
+    public let role: Role
+    /// Whether a chain with an encryption stage still reads blobs that are not encrypted
+    /// (legacy rows, or rows written before encryption was added).
+    public let acceptsUnencryptedBlobs: Bool
+
+    /// Why the stage list cannot work, found once at creation and reported on every use.
+    let configurationError: SerializationError?
 
     /// Creates a chain.
-    public init(codec: Serializer) {
+    ///
+    /// The stage list is checked here and any problem — more than ``BlobHeader/maxRecords``
+    /// stages, a stage id of 0, two stages sharing an id — makes every call throw
+    /// ``SerializationError/Code/invalidConfiguration``.
+    ///
+    /// - Parameters:
+    ///   - codec: Turns objects into bytes and back.
+    ///   - stages: Byte stages, in the order they run on write: `[.zlib(), .aesGCM(keyring)]`.
+    ///   - role: Which column of a row the chain serializes; the core passes `.metadata` for
+    ///     metadata chains.
+    ///   - acceptsUnencryptedBlobs: Whether a chain that encrypts still reads unencrypted
+    ///     blobs; `false` makes them fail with ``SerializationError/Code/unencryptedBlob``.
+    public init(
+        codec: Serializer,
+        stages: [any SerializationStage] = [],
+        role: Role = .object,
+        acceptsUnencryptedBlobs: Bool = true
+    ) {
         self.codec = codec
+        self.stages = stages
+        self.role = role
+        self.acceptsUnencryptedBlobs = acceptsUnencryptedBlobs
+        self.configurationError = Self.validate(stages)
     }
 
-    /// Turns an object into the bytes stored for `(collection, key)`.
-    public func serialize(_ object: any Sendable, collection: String, key: String) throws -> Data {
-        try codec.encode(object)
+    /// Whether any stage encrypts.
+    public var encrypts: Bool {
+        stages.contains { $0.kind == .encryption }
     }
 
-    /// Turns stored bytes back into an object; never modifies the stored row.
-    public func deserialize(_ data: Data, collection: String, key: String) throws -> any Sendable {
-        try codec.decode(data)
+    private static func validate(_ stages: [any SerializationStage]) -> SerializationError? {
+        guard stages.count <= BlobHeader.maxRecords else {
+            return SerializationError(
+                .invalidConfiguration, stage: "chain", reason: "\(stages.count) stages exceed the maximum of 8")
+        }
+        var seen = Set<UInt8>()
+        for stage in stages {
+            guard stage.stageID != 0 else {
+                return SerializationError(.invalidConfiguration, stage: stage.name, reason: "stage id 0 is reserved")
+            }
+            guard seen.insert(stage.stageID).inserted else {
+                return SerializationError(
+                    .invalidConfiguration, stage: stage.name, reason: "two stages share id \(stage.stageID)")
+            }
+        }
+        return nil
+    }
+
+    /// The stage that undoes records with this id: one of the chain's own, or — for zlib
+    /// only, which needs no key — a default zlib stage, so removing compression from a chain
+    /// keeps compressed rows readable.
+    func stage(withID id: UInt8) -> (any SerializationStage)? {
+        if let stage = stages.first(where: { $0.stageID == id }) { return stage }
+        return id == ZlibStage.id ? ZlibStage() : nil
     }
 }

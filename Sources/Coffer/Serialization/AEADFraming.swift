@@ -1,0 +1,63 @@
+import Foundation
+
+/// The framing Coffer's AEAD stages share: a 4-byte key id as header parameters and
+/// `nonce ‖ ciphertext ‖ tag` as payload.
+enum AEADFraming {
+    /// Bytes of nonce before the ciphertext.
+    static let nonceSize = 12
+    /// Bytes of authentication tag after the ciphertext.
+    static let tagSize = 16
+
+    /// Runs `body` with 12 fresh random bytes for a nonce.
+    ///
+    /// - Throws: ``SerializationError`` with code ``SerializationError/Code/encryptionFailed``
+    ///   when the system gives no random bytes, or what `body` throws.
+    static func withRandomNonce<R>(stage: String, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R {
+        try withUnsafeTemporaryAllocation(byteCount: nonceSize, alignment: 1) { buffer in
+            guard NonceSource.fill(buffer) else {
+                throw SerializationError(.encryptionFailed, stage: stage, reason: "no random bytes for a nonce")
+            }
+            return try body(UnsafeRawBufferPointer(buffer))
+        }
+    }
+
+    /// The header parameters that name a key id.
+    static func parameters(for keyID: Keyring.KeyID) -> Data {
+        var parameters = Data()
+        parameters.appendLittleEndian(keyID)
+        return parameters
+    }
+
+    /// The key id recorded in a stage's parameters.
+    ///
+    /// - Throws: ``SerializationError`` with code ``SerializationError/Code/malformedHeader``.
+    static func keyID(from parameters: Data, stage: String) throws(SerializationError) -> Keyring.KeyID {
+        guard let keyID = parameters.littleEndianUInt32() else {
+            throw SerializationError(.malformedHeader, stage: stage, reason: "parameters are not a 4-byte key id")
+        }
+        return keyID
+    }
+
+    /// Checks that a payload is long enough to hold a nonce and a tag.
+    ///
+    /// - Throws: ``SerializationError`` with code ``SerializationError/Code/truncated``.
+    static func checkLength(of payload: Data, stage: String) throws(SerializationError) {
+        guard payload.count >= nonceSize + tagSize else {
+            throw SerializationError(
+                .truncated, stage: stage, reason: "\(payload.count) bytes cannot hold a nonce and a tag")
+        }
+    }
+
+    /// Whether blobs recording `parameters` were written under a key other than the current.
+    static func needsReencryption(parameters: Data, keyring: Keyring) -> Bool {
+        guard let keyID = parameters.littleEndianUInt32(), let current = keyring.currentKeyID else { return false }
+        return keyID != current
+    }
+
+    /// The error every failure to open a sealed box becomes, whatever the backend reported.
+    static func authenticationFailed(stage: String) -> SerializationError {
+        SerializationError(
+            .authenticationFailed, stage: stage,
+            reason: "the blob does not authenticate for this row with the key it names")
+    }
+}

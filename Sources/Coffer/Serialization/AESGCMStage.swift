@@ -1,0 +1,94 @@
+import Crypto
+public import Foundation
+
+/// Encrypts and authenticates blobs with AES-256-GCM under a ``Keyring``'s current key.
+///
+/// Each collection gets its own subkey (HKDF-SHA256 of the master key, bound to the
+/// collection, key id and algorithm). Every blob gets a random 96-bit nonce, and the row's
+/// collection and key are authenticated with it, so a blob copied to another row fails with
+/// ``SerializationError/Code/authenticationFailed``. The header records the key id, so older
+/// keys in the keyring keep their blobs readable.
+///
+/// ```swift
+/// let keyring = try Keyring(key: SymmetricKey(size: .bits256), id: 1)
+/// let chain = SerializerChain(codec: .codable(Note.self), stages: [.zlib(), .aesGCM(keyring)])
+/// ```
+public struct AESGCMStage: SerializationStage {
+    /// The id AES-256-GCM records use in blob headers.
+    public static let id: UInt8 = 2
+
+    /// The keys this stage encrypts and decrypts with.
+    public let keyring: Keyring
+
+    /// Creates an AES-256-GCM stage over a keyring.
+    public init(keyring: Keyring) {
+        self.keyring = keyring
+    }
+
+    /// ``id``, 2.
+    public var stageID: UInt8 { Self.id }
+    /// `"aes-256-gcm"`.
+    public var name: String { "aes-256-gcm" }
+    /// ``SerializationStageKind/encryption``.
+    public var kind: SerializationStageKind { .encryption }
+
+    /// Encrypts `input` under the current key; adds 28 bytes (nonce and tag).
+    ///
+    /// - Throws: ``SerializationError`` with code ``SerializationError/Code/noCurrentKey`` or
+    ///   ``SerializationError/Code/encryptionFailed``.
+    /// - Complexity: O(input length).
+    public func encode(_ input: Data, context: SerializationStageContext) throws -> SerializationStageOutput? {
+        let (keyID, key) = try keyring.currentSubkey(collection: context.collection, algorithm: Self.id)
+        let parameters = AEADFraming.parameters(for: keyID)
+        let associatedData = context.associatedData(parameters: parameters)
+        let sealed: Data?
+        do {
+            sealed = try AEADFraming.withRandomNonce(stage: name) { bytes in
+                let nonce = try AES.GCM.Nonce(data: bytes)
+                return try AES.GCM.seal(input, using: key, nonce: nonce, authenticating: associatedData).combined
+            }
+        } catch let error as SerializationError {
+            throw error
+        } catch {
+            throw SerializationError(.encryptionFailed, stage: name, reason: "sealing failed")
+        }
+        guard let sealed else {
+            throw SerializationError(.encryptionFailed, stage: name, reason: "sealed box has no combined form")
+        }
+        return SerializationStageOutput(parameters: parameters, payload: sealed)
+    }
+
+    /// Decrypts `payload` with the key its parameters name and checks it belongs to this row.
+    ///
+    /// - Throws: ``SerializationError`` with code ``SerializationError/Code/malformedHeader``,
+    ///   ``SerializationError/Code/truncated``, ``SerializationError/Code/unknownKeyID`` or
+    ///   ``SerializationError/Code/authenticationFailed`` (for every failure of the cipher
+    ///   itself, whichever error the platform's backend reports).
+    /// - Complexity: O(payload length).
+    public func decode(_ payload: Data, parameters: Data, context: SerializationStageContext) throws -> Data {
+        let keyID = try AEADFraming.keyID(from: parameters, stage: name)
+        try AEADFraming.checkLength(of: payload, stage: name)
+        let key = try keyring.subkey(collection: context.collection, keyID: keyID, algorithm: Self.id)
+        let associatedData = context.associatedData(parameters: parameters)
+        do {
+            let box = try AES.GCM.SealedBox(combined: payload)
+            return try AES.GCM.open(box, using: key, authenticating: associatedData)
+        } catch {
+            throw AEADFraming.authenticationFailed(stage: name)
+        }
+    }
+
+    /// Tells whether the parameters name a key other than the keyring's current one.
+    public func needsReencryption(parameters: Data) -> Bool {
+        AEADFraming.needsReencryption(parameters: parameters, keyring: keyring)
+    }
+}
+
+extension SerializationStage where Self == AESGCMStage {
+    /// An AES-256-GCM stage, for stage lists: `stages: [.zlib(), .aesGCM(keyring)]`.
+    ///
+    /// - Parameter keyring: The keys to encrypt and decrypt with.
+    public static func aesGCM(_ keyring: Keyring) -> AESGCMStage {
+        AESGCMStage(keyring: keyring)
+    }
+}

@@ -1,0 +1,19 @@
+import Foundation
+
+extension Data {
+    /// Appends an integer in little-endian byte order, the order of every integer in a blob.
+    mutating func appendLittleEndian<T: FixedWidthInteger>(_ value: T) {
+        Swift.withUnsafeBytes(of: value.littleEndian) { append(contentsOf: $0) }
+    }
+
+    /// Reads a little-endian `UInt32` that fills the whole buffer, or `nil` when it is not
+    /// exactly four bytes long.
+    func littleEndianUInt32() -> UInt32? {
+        guard count == 4 else { return nil }
+        var value: UInt32 = 0
+        for (shift, byte) in zip(stride(from: 0, to: 32, by: 8), self) {
+            value |= UInt32(byte) << UInt32(shift)
+        }
+        return value
+    }
+}

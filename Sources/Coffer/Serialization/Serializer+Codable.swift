@@ -1,0 +1,106 @@
+public import Foundation
+
+extension Serializer {
+    /// Stores values of one `Codable` type as JSON: Coffer's default codec.
+    ///
+    /// By default the encoder sorts keys (`.sortedKeys`), so equal values always give equal
+    /// bytes. The encoder and decoder are created once and shared by every call — on this
+    /// toolchain `JSONEncoder` and `JSONDecoder` are `Sendable` and safe to use from several
+    /// threads — so do not change an instance after handing it over.
+    ///
+    /// - Parameters:
+    ///   - type: The type stored in the collection.
+    ///   - encoder: A configured encoder; `nil` uses one with `.sortedKeys`.
+    ///   - decoder: A configured decoder; `nil` uses a default one.
+    /// - Returns: A codec whose encode throws ``SerializationError/Code/typeMismatch`` for
+    ///   objects of another type and ``SerializationError/Code/codecFailed`` when encoding or
+    ///   decoding fails.
+    public static func codable<T: Codable & Sendable>(
+        _ type: T.Type,
+        encoder: JSONEncoder? = nil,
+        decoder: JSONDecoder? = nil
+    ) -> Serializer {
+        let encoder = encoder ?? Self.canonicalJSONEncoder()
+        let decoder = decoder ?? JSONDecoder()
+        return Serializer(
+            name: "json",
+            encode: { object in
+                let value = try Self.cast(object, to: T.self, codec: "json")
+                do {
+                    return try encoder.encode(value)
+                } catch {
+                    throw SerializationError(.codecFailed, stage: "json", reason: Self.summary(of: error, for: T.self))
+                }
+            },
+            decode: { data in
+                do {
+                    return try decoder.decode(T.self, from: data)
+                } catch {
+                    throw SerializationError(.codecFailed, stage: "json", reason: Self.summary(of: error, for: T.self))
+                }
+            }
+        )
+    }
+
+    /// Stores values of one `Codable` type as a binary property list, like YapDatabase's Swift
+    /// `codableSerializer`.
+    ///
+    /// - Parameter type: The type stored in the collection.
+    /// - Returns: A codec whose encode throws ``SerializationError/Code/typeMismatch`` for
+    ///   objects of another type and ``SerializationError/Code/codecFailed`` when encoding or
+    ///   decoding fails.
+    public static func propertyList<T: Codable & Sendable>(_ type: T.Type) -> Serializer {
+        let encoder = PropertyListEncoder()
+        encoder.outputFormat = .binary
+        let decoder = PropertyListDecoder()
+        return Serializer(
+            name: "plist",
+            encode: { object in
+                let value = try Self.cast(object, to: T.self, codec: "plist")
+                do {
+                    return try encoder.encode(value)
+                } catch {
+                    throw SerializationError(.codecFailed, stage: "plist", reason: Self.summary(of: error, for: T.self))
+                }
+            },
+            decode: { data in
+                do {
+                    return try decoder.decode(T.self, from: data)
+                } catch {
+                    throw SerializationError(.codecFailed, stage: "plist", reason: Self.summary(of: error, for: T.self))
+                }
+            }
+        )
+    }
+
+    /// The JSON encoder used when the caller gives none: sorted keys, nothing else changed.
+    static func canonicalJSONEncoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return encoder
+    }
+
+    /// Checks an object's type, throwing a type-mismatch error that names both types.
+    static func cast<T>(_ object: any Sendable, to type: T.Type, codec: String) throws(SerializationError) -> T {
+        guard let value = object as? T else {
+            throw SerializationError(
+                .typeMismatch, stage: codec, reason: "expected \(T.self), got \(Swift.type(of: object))")
+        }
+        return value
+    }
+
+    /// Describes a coding error without its debug text, which may quote parts of the value.
+    static func summary<T>(of error: any Error, for type: T.Type) -> String {
+        guard let error = error as? DecodingError else {
+            if error is EncodingError { return "cannot encode \(T.self): invalid value" }
+            return "cannot code \(T.self): \(Swift.type(of: error))"
+        }
+        switch error {
+        case .typeMismatch: return "cannot decode \(T.self): type mismatch"
+        case .valueNotFound: return "cannot decode \(T.self): value not found"
+        case .keyNotFound: return "cannot decode \(T.self): key not found"
+        case .dataCorrupted: return "cannot decode \(T.self): data corrupted"
+        @unknown default: return "cannot decode \(T.self)"
+        }
+    }
+}
