@@ -27,7 +27,7 @@ struct CollectionOverrides: Sendable {
 struct ConfigRegistry: Sendable {
     var defaults = CollectionConfig(
         objectChain: SerializerChain(codec: .automatic),
-        metadataChain: SerializerChain(codec: .automatic),
+        metadataChain: SerializerChain(codec: .automatic, role: .metadata),
         objectPolicy: .containment,
         metadataPolicy: .containment)
     var collections: [String: CollectionOverrides] = [:]

@@ -7,7 +7,7 @@ extension Database {
     public func registerSerializer(_ chain: SerializerChain, forCollection collection: String) {
         updateConfig(collection) {
             $0.objectChain = chain
-            $0.metadataChain = chain
+            $0.metadataChain = chain.withRole(.metadata)
         }
     }
 
@@ -21,7 +21,8 @@ extension Database {
         updateConfig(collection) { $0.objectChain = chain }
     }
 
-    /// Stores the metadata (not the objects) of `collection` with `chain`.
+    /// Stores the metadata (not the objects) of `collection` with `chain` (build it with
+    /// `role: .metadata`, so an object blob cannot authenticate in the metadata column).
     public func registerMetadataSerializer(_ chain: SerializerChain, forCollection collection: String) {
         updateConfig(collection) { $0.metadataChain = chain }
     }
@@ -30,7 +31,7 @@ extension Database {
     public func registerDefaultSerializer(_ chain: SerializerChain) {
         registry.withLock {
             $0.defaults.objectChain = chain
-            $0.defaults.metadataChain = chain
+            $0.defaults.metadataChain = chain.withRole(.metadata)
         }
     }
 
@@ -44,24 +45,28 @@ extension Database {
         registry.withLock { $0.defaults.metadataChain = chain }
     }
 
-    /// Stores objects of `collection` as JSON-encoded `T` (sorted keys); metadata keeps its own chain.
-    public func registerCodable<T: Codable & Sendable>(_ type: T.Type, forCollection collection: String) {
-        registerObjectSerializer(SerializerChain(codec: .codable(T.self)), forCollection: collection)
+    /// Stores objects of `collection` as JSON-encoded `T` (sorted keys), then through `stages`
+    /// (for example `[.zlib(), .aesGCM(keyring)]`); metadata keeps its own chain.
+    public func registerCodable<T: Codable & Sendable>(
+        _ type: T.Type, forCollection collection: String, stages: [any SerializationStage] = []
+    ) {
+        registerObjectSerializer(SerializerChain(codec: .codable(T.self), stages: stages), forCollection: collection)
     }
 
-    /// Stores objects of `collection` as JSON `O` and its metadata as JSON `M`.
+    /// Stores objects of `collection` as JSON `O` and its metadata as JSON `M`, both through `stages`.
     public func registerCodable<O: Codable & Sendable, M: Codable & Sendable>(
-        _ objectType: O.Type, metadata metadataType: M.Type, forCollection collection: String
+        _ objectType: O.Type, metadata metadataType: M.Type, forCollection collection: String,
+        stages: [any SerializationStage] = []
     ) {
         updateConfig(collection) {
-            $0.objectChain = SerializerChain(codec: .codable(O.self))
-            $0.metadataChain = SerializerChain(codec: .codable(M.self))
+            $0.objectChain = SerializerChain(codec: .codable(O.self), stages: stages)
+            $0.metadataChain = SerializerChain(codec: .codable(M.self), stages: stages, role: .metadata)
         }
     }
 
-    /// Stores objects of `collection` as raw `Data`, byte for byte.
-    public func registerData(forCollection collection: String) {
-        registerObjectSerializer(SerializerChain(codec: .data), forCollection: collection)
+    /// Stores objects of `collection` as raw `Data`, then through `stages` (none: byte for byte).
+    public func registerData(forCollection collection: String, stages: [any SerializationStage] = []) {
+        registerObjectSerializer(SerializerChain(codec: .data, stages: stages), forCollection: collection)
     }
 
     /// Runs `sanitizer` on objects of `collection` before they are serialized.
@@ -136,5 +141,15 @@ extension Database {
 
     func configSnapshot() -> ConfigSnapshot {
         ConfigSnapshot(registry.withLock { $0 })
+    }
+}
+
+extension SerializerChain {
+    /// The same chain authenticating its blobs for `role` (object and metadata blobs must differ).
+    func withRole(_ role: Role) -> SerializerChain {
+        role == self.role
+            ? self
+            : SerializerChain(
+                codec: codec, stages: stages, role: role, acceptsUnencryptedBlobs: acceptsUnencryptedBlobs)
     }
 }

@@ -53,3 +53,14 @@ extension ReadWriteTransaction {
         changes.hasDiskChanges = true
     }
 }
+
+extension ReadWriteTransaction {
+    func removeYapValue(extension name: String, key: String) throws {
+        try mapSQLite {
+            let stmt = try core.sqlite.cachedStatement(SQL.yapRemove)
+            try stmt.bind(name, at: 1)
+            try stmt.bind(key, at: 2)
+            try stmt.run()
+        }
+    }
+}

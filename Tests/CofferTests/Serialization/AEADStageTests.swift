@@ -29,15 +29,15 @@ struct AEADStageTests {
         let keyring = try makeKeyring()
         let stages: [any SerializationStage] =
             compressed ? [.zlib(threshold: 0), cipher.stage(keyring)] : [cipher.stage(keyring)]
-        let chain = SerializerChain(codec: .codable(Note.self), stages: stages)
-        let note = Note(
+        let chain = SerializerChain(codec: .codable(ChainNote.self), stages: stages)
+        let note = ChainNote(
             id: 1, title: Self.canary, body: String(repeating: Self.canary, count: 20), tags: [Self.canary], score: nil)
         let blob = try chain.serialize(note, collection: "notes", key: "n1")
         #expect(blob.range(of: Data(Self.canary.utf8)) == nil)
         #expect(blob.range(of: Data("CANARY".utf8)) == nil)
-        #expect(try chain.deserialize(blob, collection: "notes", key: "n1") as? Note == note)
+        #expect(try chain.deserialize(blob, collection: "notes", key: "n1") as? ChainNote == note)
         // The plain chain does store the canary: the search above would have found it.
-        let plain = try SerializerChain(codec: .codable(Note.self)).serialize(note, collection: "notes", key: "n1")
+        let plain = try SerializerChain(codec: .codable(ChainNote.self)).serialize(note, collection: "notes", key: "n1")
         #expect(plain.range(of: Data(Self.canary.utf8)) != nil)
     }
 
@@ -54,8 +54,8 @@ struct AEADStageTests {
     @Test("Any changed payload byte is authenticationFailed", arguments: Cipher.allCases)
     func tamperedPayload(cipher: Cipher) async throws {
         let chain = SerializerChain(
-            codec: .codable(Note.self), stages: [.zlib(threshold: 0), cipher.stage(try makeKeyring())])
-        let note = Note(id: 9, title: "tamper", body: String(repeating: "x", count: 300), tags: [], score: 2)
+            codec: .codable(ChainNote.self), stages: [.zlib(threshold: 0), cipher.stage(try makeKeyring())])
+        let note = ChainNote(id: 9, title: "tamper", body: String(repeating: "x", count: 300), tags: [], score: 2)
         let blob = try chain.serialize(note, collection: "c", key: "k")
         let payloadOffset = try BlobHeader(parsing: blob).payloadOffset
         let input = zip(Gen.int(in: payloadOffset..<blob.count), Gen.uint8(in: 1...255))
@@ -96,13 +96,13 @@ struct AEADStageTests {
     @Test("Objects and metadata of one row cannot be swapped", arguments: Cipher.allCases)
     func objectAndMetadataAreIndependent(cipher: Cipher) throws {
         let keyring = try makeKeyring()
-        let objects = SerializerChain(codec: .codable(Note.self), stages: [.zlib(), cipher.stage(keyring)])
+        let objects = SerializerChain(codec: .codable(ChainNote.self), stages: [.zlib(), cipher.stage(keyring)])
         let metadata = SerializerChain(codec: .timestamp, stages: [cipher.stage(keyring)], role: .metadata)
-        let note = Note(id: 5, title: "t", body: "b", tags: [], score: nil)
+        let note = ChainNote(id: 5, title: "t", body: "b", tags: [], score: nil)
         let date = Date(timeIntervalSinceReferenceDate: 123_456.5)
         let objectBlob = try objects.serialize(note, collection: "notes", key: "n")
         let metadataBlob = try metadata.serialize(date, collection: "notes", key: "n")
-        #expect(try objects.deserialize(objectBlob, collection: "notes", key: "n") as? Note == note)
+        #expect(try objects.deserialize(objectBlob, collection: "notes", key: "n") as? ChainNote == note)
         #expect(try metadata.deserialize(metadataBlob, collection: "notes", key: "n") as? Date == date)
         // Same codec and stages, other role: the swap fails authentication rather than decoding.
         let objectDates = SerializerChain(codec: .timestamp, stages: [cipher.stage(keyring)])

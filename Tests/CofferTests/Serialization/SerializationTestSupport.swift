@@ -6,7 +6,7 @@ import Testing
 @testable import Coffer
 
 /// A record shaped like the benchmark's: a few scalar fields and some text.
-struct Note: Codable, Sendable, Equatable {
+struct ChainNote: Codable, Sendable, Equatable {
     var id: Int
     var title: String
     var body: String
@@ -73,8 +73,8 @@ enum CodecKind: String, CaseIterable, Sendable, CustomStringConvertible {
 
     var serializer: Serializer {
         switch self {
-        case .json: .codable(Note.self)
-        case .plist: .propertyList(Note.self)
+        case .json: .codable(ChainNote.self)
+        case .plist: .propertyList(ChainNote.self)
         }
     }
 }
@@ -90,7 +90,7 @@ enum Generators {
         zip(text, Gen.int(in: 0...30)).map { text, repeats in String(repeating: text, count: repeats) },
         Gen.letterOrNumber.string(of: 0...8).array(of: 0...4)
     ).map { id, title, body, tags in
-        Note(id: id, title: title, body: body, tags: tags, score: id.isMultiple(of: 3) ? nil : Double(id) / 7)
+        ChainNote(id: id, title: title, body: body, tags: tags, score: id.isMultiple(of: 3) ? nil : Double(id) / 7)
     }
 
     /// Random byte strings.

@@ -14,7 +14,7 @@ struct SerializerChainTests {
         let chain = SerializerChain(codec: codec.serializer, stages: shape.stages(keyring: keyring))
         await propertyCheck(count: 100, input: Generators.note, Generators.text) { note, key in
             let blob = try chain.serialize(note, collection: "notes", key: key)
-            #expect(try chain.deserialize(blob, collection: "notes", key: key) as? Note == note)
+            #expect(try chain.deserialize(blob, collection: "notes", key: key) as? ChainNote == note)
             let codecBytes = try codec.serializer.encode(note)
             // A header appears exactly when a stage changed the bytes.
             #expect(BlobHeader.hasMagic(blob) == (blob != codecBytes))
@@ -35,10 +35,10 @@ struct SerializerChainTests {
 
     @Test("A chain without stages writes exactly the codec's bytes")
     func codecOnlyHasNoHeader() throws {
-        let note = Note(id: 1, title: "a", body: String(repeating: "b", count: 2000), tags: [], score: nil)
-        let chain = SerializerChain(codec: .codable(Note.self))
+        let note = ChainNote(id: 1, title: "a", body: String(repeating: "b", count: 2000), tags: [], score: nil)
+        let chain = SerializerChain(codec: .codable(ChainNote.self))
         #expect(
-            try chain.serialize(note, collection: "c", key: "k") == (try Serializer.codable(Note.self).encode(note)))
+            try chain.serialize(note, collection: "c", key: "k") == (try Serializer.codable(ChainNote.self).encode(note)))
         // Even bytes that look like a header are the codec's business in a stage-less chain.
         let lookalike = Data(BlobHeader.magic + [9, 9, 9])
         let raw = SerializerChain(codec: .data)
@@ -49,11 +49,11 @@ struct SerializerChainTests {
     @Test("Chains with stages read header-less legacy blobs as codec bytes")
     func legacyBlobsStayReadable() throws {
         let keyring = try makeKeyring()
-        let note = Note(id: 3, title: "old", body: "written by YapDatabase", tags: ["x"], score: 1)
-        let legacy = try Serializer.codable(Note.self).encode(note)
+        let note = ChainNote(id: 3, title: "old", body: "written by YapDatabase", tags: ["x"], score: 1)
+        let legacy = try Serializer.codable(ChainNote.self).encode(note)
         for shape in ChainShape.allCases {
-            let chain = SerializerChain(codec: .codable(Note.self), stages: shape.stages(keyring: keyring))
-            #expect(try chain.deserialize(legacy, collection: "c", key: "k") as? Note == note, "\(shape)")
+            let chain = SerializerChain(codec: .codable(ChainNote.self), stages: shape.stages(keyring: keyring))
+            #expect(try chain.deserialize(legacy, collection: "c", key: "k") as? ChainNote == note, "\(shape)")
         }
     }
 

@@ -11,30 +11,30 @@ struct SerializerTests {
         let codec = kind.serializer
         await propertyCheck(count: 200, input: Generators.note) { note in
             let decoded = try codec.decode(try codec.encode(note))
-            #expect(decoded as? Note == note)
+            #expect(decoded as? ChainNote == note)
         }
     }
 
     @Test("JSON output sorts keys, so equal values give equal bytes")
     func jsonIsCanonical() throws {
-        let note = Note(id: 7, title: "t", body: "b", tags: ["x"], score: 1.5)
-        let bytes = try Serializer.codable(Note.self).encode(note)
+        let note = ChainNote(id: 7, title: "t", body: "b", tags: ["x"], score: 1.5)
+        let bytes = try Serializer.codable(ChainNote.self).encode(note)
         #expect(String(decoding: bytes, as: UTF8.self) == #"{"body":"b","id":7,"score":1.5,"tags":["x"],"title":"t"}"#)
-        #expect(try Serializer.codable(Note.self).encode(note) == bytes)
+        #expect(try Serializer.codable(ChainNote.self).encode(note) == bytes)
     }
 
     @Test("A caller's JSON encoder is used as given")
     func customEncoder() throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-        let bytes = try Serializer.codable(Note.self, encoder: encoder).encode(
-            Note(id: 1, title: "", body: "", tags: [], score: nil))
+        let bytes = try Serializer.codable(ChainNote.self, encoder: encoder).encode(
+            ChainNote(id: 1, title: "", body: "", tags: [], score: nil))
         #expect(bytes.contains(UInt8(ascii: "\n")))
     }
 
     @Test("The property list codec writes binary property lists")
     func propertyListIsBinary() throws {
-        let bytes = try Serializer.propertyList(Note.self).encode(Note(id: 1, title: "a", body: "", tags: [], score: 2))
+        let bytes = try Serializer.propertyList(ChainNote.self).encode(ChainNote(id: 1, title: "a", body: "", tags: [], score: 2))
         #expect(bytes.starts(with: Array("bplist00".utf8)))
     }
 
@@ -78,7 +78,7 @@ struct SerializerTests {
     @Test("Every codec rejects objects of another type with typeMismatch")
     func typeMismatch() {
         let codecs: [Serializer] = [
-            .codable(Note.self), .propertyList(Note.self), .data, .string, .timestamp,
+            .codable(ChainNote.self), .propertyList(ChainNote.self), .data, .string, .timestamp,
             .custom(Int.self, name: "int", encode: { Data(String($0).utf8) }, decode: { _ in 0 }),
         ]
         for codec in codecs {
@@ -91,15 +91,15 @@ struct SerializerTests {
         let secret = "hunter2-secret-value"
         let json = Data(#"{"id":"\#(secret)","title":"","body":"","tags":[]}"#.utf8)
         do {
-            _ = try Serializer.codable(Note.self).decode(json)
+            _ = try Serializer.codable(ChainNote.self).decode(json)
             Issue.record("decoding a string id should fail")
         } catch {
             #expect(error.code == .codecFailed)
             #expect(!error.description.contains(secret))
         }
-        let notANumber = Note(id: 1, title: "", body: "", tags: [], score: .nan)
-        #expect(errorCode { try Serializer.codable(Note.self).encode(notANumber) } == .codecFailed)
-        #expect(errorCode { try Serializer.propertyList(Note.self).decode(Data("garbage".utf8)) } == .codecFailed)
+        let notANumber = ChainNote(id: 1, title: "", body: "", tags: [], score: .nan)
+        #expect(errorCode { try Serializer.codable(ChainNote.self).encode(notANumber) } == .codecFailed)
+        #expect(errorCode { try Serializer.propertyList(ChainNote.self).decode(Data("garbage".utf8)) } == .codecFailed)
     }
 
     @Test("Custom codecs check the type and wrap foreign errors")
