@@ -36,7 +36,17 @@ package final class SQLiteConnection: @unchecked Sendable {
         sqlite3_extended_result_codes(db, 1)
     }
 
+    /// Whether ``close()`` has run; a closed connection must not be used again.
+    package private(set) var isClosed = false
+
     deinit {
+        close()
+    }
+
+    /// Finalizes every cached statement and closes the handle; later calls do nothing.
+    package func close() {
+        guard !isClosed else { return }
+        isClosed = true
         statementCache.removeAll()
         sqlite3_close_v2(handle)
     }

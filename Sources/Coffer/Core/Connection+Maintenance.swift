@@ -25,7 +25,7 @@ extension Connection {
     /// statement cache is kept, since statements may be in use).
     public func flushMemory(_ flags: FlushMemoryFlags = .all) {
         let inside = TransactionGuard.isInside(connection: id)
-        onQueue {
+        try? onQueue {
             if flags.contains(.caches) { core.flushCaches() }
             if flags.contains(.statements) && !inside { core.sqlite.clearStatementCache() }
             if flags.contains(.sqliteMemory) { core.sqlite.releaseMemory() }
@@ -80,10 +80,12 @@ extension Connection {
 
     private func vacuumOnQueue() throws {
         try database.writeQueue.sync {
-            try TransactionGuard.inside(connection: id, write: true) {
-                try mapSQLite {
-                    try core.sqlite.execute("PRAGMA auto_vacuum = FULL")
-                    try core.sqlite.execute("VACUUM")
+            try core.withAccess {
+                try TransactionGuard.inside(connection: id, write: true) {
+                    try mapSQLite {
+                        try core.sqlite.execute("PRAGMA auto_vacuum = FULL")
+                        try core.sqlite.execute("VACUUM")
+                    }
                 }
             }
         }

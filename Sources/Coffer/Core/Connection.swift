@@ -23,16 +23,17 @@ public final class Connection: Sendable {
         self.database = database
         self.id = database.allocateConnectionID()
         self.queue = DispatchQueue(label: "coffer.connection.\(id)")
-        let handle = try database.openHandle()
+        let (handle, generation) = try database.dequeueHandle() ?? database.openHandle()
         let snapshot = database.snapshot
         self.core = ConnectionCore(
-            database: database, id: id, sqlite: handle, config: config, snapshot: snapshot)
+            database: database, id: id, sqlite: handle, generation: generation, config: config, snapshot: snapshot)
         self.status = Mutex(ConnectionStatus(config: config))
         database.attach(self)
     }
 
     deinit {
         database.unregister(connectionID: id)
+        core.releaseHandle()
     }
 
     /// A name for logs and for the ``Changeset``s this connection commits.
@@ -92,10 +93,13 @@ public final class Connection: Sendable {
         }
     }
 
-    /// Runs `body` on this connection's queue, or directly when already inside one of its transactions.
-    func onQueue<T>(_ body: () throws -> T) rethrows -> T {
-        if TransactionGuard.isInside(connection: id) { return try body() }
-        return try queue.sync { try TransactionGuard.inside(connection: id, write: false, body) }
+    /// Runs `body` on this connection's queue with its handle in use (or directly when already
+    /// inside one of its transactions).
+    func onQueue<T>(_ body: () throws -> T) throws -> T {
+        if TransactionGuard.isInside(connection: id) { return try core.withAccess(body) }
+        return try queue.sync {
+            try TransactionGuard.inside(connection: id, write: false) { try core.withAccess(body) }
+        }
     }
 }
 

@@ -13,8 +13,10 @@ public struct ConnectionConfig: Sendable, Hashable {
     public init() {}
 
     /// Creates a configuration with the given cache settings.
-    public init(objectCacheEnabled: Bool = true, objectCacheLimit: Int = 250,
-                metadataCacheEnabled: Bool = true, metadataCacheLimit: Int = 250) {
+    public init(
+        objectCacheEnabled: Bool = true, objectCacheLimit: Int = 250,
+        metadataCacheEnabled: Bool = true, metadataCacheLimit: Int = 250
+    ) {
         self.objectCacheEnabled = objectCacheEnabled
         self.objectCacheLimit = objectCacheLimit
         self.metadataCacheEnabled = metadataCacheEnabled

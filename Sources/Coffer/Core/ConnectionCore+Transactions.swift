@@ -5,6 +5,12 @@ import Foundation
 extension ConnectionCore {
     func performRead<T>(_ connection: Connection, _ block: (ReadTransaction) throws -> T) throws -> T {
         try TransactionGuard.inside(connection: id, write: false) {
+            try withAccess { try performReadInside(connection, block) }
+        }
+    }
+
+    private func performReadInside<T>(_ connection: Connection, _ block: (ReadTransaction) throws -> T) throws -> T {
+        do {
             applySettings(connection.status.withLock { $0.config })
             if inLongLivedRead {
                 let tx = ReadTransaction(connection: connection, core: self, snapshot: snapshot)
@@ -45,6 +51,14 @@ extension ConnectionCore {
 
     func performReadWrite<T>(_ connection: Connection, _ block: (ReadWriteTransaction) throws -> T) throws -> T {
         try TransactionGuard.inside(connection: id, write: true) {
+            try withAccess { try performReadWriteInside(connection, block) }
+        }
+    }
+
+    private func performReadWriteInside<T>(
+        _ connection: Connection, _ block: (ReadWriteTransaction) throws -> T
+    ) throws -> T {
+        do {
             if inLongLivedRead {
                 database.logger.warning(
                     "Coffer: a read-write transaction implicitly ended a long-lived read transaction",
@@ -150,8 +164,15 @@ extension ConnectionCore {
         if inLongLivedRead {
             changesets += endLongLivedRead(connection)
         }
+        // The long-lived transaction keeps the handle in use (and the access gate held) until it ends.
+        try enterAccess()
         let before = snapshot
-        try mapSQLite { try sqlite.cachedStatement(SQL.beginRead).run() }
+        do {
+            try mapSQLite { try sqlite.cachedStatement(SQL.beginRead).run() }
+        } catch {
+            leaveAccess()
+            throw error
+        }
         do {
             let target = try readDiskSnapshot()
             if target > before {
@@ -159,6 +180,7 @@ extension ConnectionCore {
             }
         } catch {
             try? mapSQLite { try sqlite.cachedStatement(SQL.rollback).run() }
+            leaveAccess()
             throw error
         }
         inLongLivedRead = true
@@ -175,6 +197,7 @@ extension ConnectionCore {
         guard inLongLivedRead else { return [] }
         inLongLivedRead = false
         endRead(connection)
+        leaveAccess()
         connection.status.withLock { $0.isLongLived = false }
         let changesets = catchUp(to: database.snapshot)
         let snapshot = snapshot

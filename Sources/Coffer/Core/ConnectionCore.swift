@@ -8,7 +8,12 @@ final class ConnectionCore: @unchecked Sendable {
     // (or on the thread that holds it through `queue.sync`), never concurrently.
     let database: Database
     let id: UInt64
-    let sqlite: SQLiteConnection
+    /// The connection's handle; replaced when a key rotation swapped the file.
+    var sqlite: SQLiteConnection
+    /// The keying generation `sqlite` was opened with.
+    var handleGeneration: UInt64
+    /// Nesting depth of ``withAccess(_:)``: the gate is held while it is above zero.
+    var accessDepth = 0
     var objectCache: Cache<CollectionKey, any Sendable>
     var metadataCache: Cache<CollectionKey, (any Sendable)?>
     var config: ConnectionConfig
@@ -23,14 +28,64 @@ final class ConnectionCore: @unchecked Sendable {
     /// Each registered extension's state on this connection, created on first use.
     var extensionStates: [String: any ExtensionConnectionState] = [:]
 
-    init(database: Database, id: UInt64, sqlite: SQLiteConnection, config: ConnectionConfig, snapshot: UInt64) {
+    init(
+        database: Database, id: UInt64, sqlite: SQLiteConnection, generation: UInt64, config: ConnectionConfig,
+        snapshot: UInt64
+    ) {
         self.database = database
         self.id = id
         self.sqlite = sqlite
+        self.handleGeneration = generation
         self.config = config
         self.snapshot = snapshot
         self.objectCache = Cache(countLimit: config.objectCacheLimit)
         self.metadataCache = Cache(countLimit: config.metadataCacheLimit)
+    }
+
+    /// Runs `body` holding the database's access gate, with a handle keyed for the current file.
+    func withAccess<T>(_ body: () throws -> T) throws -> T {
+        try enterAccess()
+        defer { leaveAccess() }
+        return try body()
+    }
+
+    /// Takes the access gate (re-entrantly) and makes sure the handle matches the current file.
+    func enterAccess() throws {
+        if accessDepth == 0 {
+            try database.gate.enterShared(timeout: database.options.busyTimeout)
+            do {
+                try refreshHandleIfNeeded()
+            } catch {
+                database.gate.leaveShared()
+                throw error
+            }
+        }
+        accessDepth += 1
+    }
+
+    func leaveAccess() {
+        accessDepth -= 1
+        if accessDepth == 0 { database.gate.leaveShared() }
+    }
+
+    /// Reopens the handle when a key rotation replaced the file since it was opened.
+    func refreshHandleIfNeeded() throws {
+        let generation = database.keying.withLock { $0.generation }
+        guard generation != handleGeneration || sqlite.isClosed else { return }
+        let (handle, newGeneration) = try database.openHandle()
+        sqlite = handle
+        handleGeneration = newGeneration
+        for state in extensionStates.values { state.flushMemory() }
+    }
+
+    /// Hands the handle to the database's pool of reusable handles (or closes it).
+    func releaseHandle() {
+        if inLongLivedRead {
+            try? sqlite.execute(SQL.rollback)
+            inLongLivedRead = false
+            leaveAccess()
+        }
+        database.enqueueHandle(sqlite, generation: handleGeneration)
     }
 
     /// Applies cache settings changed through the connection.

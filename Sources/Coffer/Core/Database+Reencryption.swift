@@ -32,7 +32,8 @@ extension Database {
         collection: String, batchSize: Int = 500,
         progress: ((ReencryptionProgress) -> Bool)? = nil
     ) throws -> ReencryptionProgress {
-        let connection = try newConnection(config: ConnectionConfig(objectCacheEnabled: false, metadataCacheEnabled: false))
+        let connection = try newConnection(
+            config: ConnectionConfig(objectCacheEnabled: false, metadataCacheEnabled: false))
         let total = try connection.read { try $0.numberOfKeys(inCollection: collection) }
         var status = ReencryptionProgress(examined: 0, rewritten: 0, total: total)
         while true {

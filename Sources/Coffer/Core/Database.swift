@@ -27,14 +27,16 @@ public final class Database: Sendable {
     /// The linked SQLCipher version (e.g. "3.4.1").
     public let cipherVersion: String
     /// The page size of the file in bytes.
-    public let pageSize: Int
+    public var pageSize: Int { keying.withLock { $0.pageSize } }
 
     let canonicalPath: String
     let logger: Logger
-    /// The bytes that key every new handle (nil for an unencrypted file).
-    let handleKey: KeyCandidate?
-    /// The cipher settings every handle applies, with the page size resolved.
-    let handleCipher: CipherSettings?
+    /// How new handles are keyed; replaced by key rotation.
+    let keying: Mutex<HandleKeying>
+    /// Held shared by every transaction, exclusively by key rotation.
+    let gate = DatabaseAccessGate()
+    /// Handles of released connections, kept for reuse.
+    let handlePool = Mutex(HandlePool())
     /// The handle Coffer checkpoints with; never used for transactions.
     let checkpointer: WALCheckpointer
     let state: Mutex<DatabaseState>
@@ -80,9 +82,8 @@ public final class Database: Sendable {
             self.logger = options.logger ?? Logger(label: "coffer", factory: { _ in SwiftLogNoOpLogHandler() })
             self.sqliteVersion = SQLiteConnection.libraryVersion
             self.cipherVersion = opened.cipherVersion
-            self.pageSize = opened.pageSize
-            self.handleKey = opened.handleKey
-            self.handleCipher = opened.handleCipher
+            self.keying = Mutex(
+                HandleKeying(key: opened.handleKey, cipher: opened.handleCipher, pageSize: opened.pageSize))
             self.checkpointer = WALCheckpointer(
                 handle: opened.handle, path: url.path, pageSize: opened.pageSize, options: options, logger: logger)
             self.state = Mutex(
@@ -99,6 +100,7 @@ public final class Database: Sendable {
     deinit {
         state.withLock { $0.finishChangeStreams() }
         checkpointer.close()
+        drainHandlePool()
         DatabasePathRegistry.release(canonicalPath)
     }
 
@@ -106,17 +108,17 @@ public final class Database: Sendable {
     /// (`~/.local/share/coffer/coffer.db` when unset), Application Support on Apple platforms.
     public static var defaultDatabaseURL: URL {
         #if canImport(Darwin)
-        let base =
-            FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
-            ?? URL(fileURLWithPath: NSTemporaryDirectory())
+            let base =
+                FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
+                ?? URL(fileURLWithPath: NSTemporaryDirectory())
         #else
-        let environment = ProcessInfo.processInfo.environment
-        let base: URL
-        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
-            base = URL(fileURLWithPath: xdg, isDirectory: true)
-        } else {
-            base = FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share")
-        }
+            let environment = ProcessInfo.processInfo.environment
+            let base: URL
+            if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
+                base = URL(fileURLWithPath: xdg, isDirectory: true)
+            } else {
+                base = FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share")
+            }
         #endif
         return base.appendingPathComponent("coffer", isDirectory: true).appendingPathComponent("coffer.db")
     }
@@ -151,8 +153,19 @@ public final class Database: Sendable {
         try Connection(database: self, config: config ?? connectionDefaults)
     }
 
-    /// Opens and configures a new handle for a connection.
-    func openHandle() throws -> SQLiteConnection {
+    /// The key new handles use (nil for an unencrypted file).
+    var handleKey: KeyCandidate? { keying.withLock { $0.key } }
+    /// The cipher settings new handles use.
+    var handleCipher: CipherSettings? { keying.withLock { $0.cipher } }
+
+    /// Opens and configures a new handle for a connection, with the current keying.
+    func openHandle() throws -> (handle: SQLiteConnection, generation: UInt64) {
+        let keying = keying.withLock { $0 }
+        return (try openHandle(key: keying.key, cipher: keying.cipher), keying.generation)
+    }
+
+    /// Opens and configures a handle keyed with `handleKey` and `handleCipher`.
+    func openHandle(key handleKey: KeyCandidate?, cipher handleCipher: CipherSettings?) throws -> SQLiteConnection {
         try mapSQLite {
             let handle = try SQLiteConnection(path: url.path, create: false)
             DatabaseOpener.applyBusyTimeout(handle, options: options)

@@ -179,8 +179,9 @@ struct DatabaseOpener {
             if version == 1 { try handle.execute(#"DROP TABLE IF EXISTS "yap""#) }
             try handle.execute(SQL.createTables)
             if version >= 1 && version < 3 {
-                let hasOld = try handle.scalarInt(
-                    "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'database'") ?? 0
+                let hasOld =
+                    try handle.scalarInt(
+                        "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'database'") ?? 0
                 if hasOld > 0 {
                     try handle.execute(
                         #"INSERT INTO "database2" ("collection", "key", "data", "metadata") SELECT "collection", "key", "data", "metadata" FROM "database"; DROP TABLE IF EXISTS "database""#
@@ -223,10 +224,11 @@ struct DatabaseOpener {
 
     /// Turns "SQLCipher could not read page 1" into the most precise error the file allows.
     private func classifyKeyFailure(keyGiven: Bool, lastError: SQLiteError?) -> DatabaseError {
-        let header = FileHandle(forReadingAtPath: path).flatMap { handle -> Data? in
-            defer { try? handle.close() }
-            return try? handle.read(upToCount: 1024)
-        } ?? Data()
+        let header =
+            FileHandle(forReadingAtPath: path).flatMap { handle -> Data? in
+                defer { try? handle.close() }
+                return try? handle.read(upToCount: 1024)
+            } ?? Data()
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? header.count
         let isPlaintextSQLite = header.starts(with: Array("SQLite format 3\0".utf8))
         let looksEncrypted = size >= 512 && size % 512 == 0 && Set(header).count >= 128

@@ -56,8 +56,9 @@ extension ReadTransaction {
         _ body: (_ key: String, _ object: T, _ stop: inout Bool) throws -> Void
     ) throws {
         try enumerateKeysAndObjects(inCollection: collection, filter: filter) { key, object, stop in
-            try body(key, try castDecoding(object, to: T.self, CollectionKey(collection: collection ?? "", key: key)),
-                     &stop)
+            try body(
+                key, try castDecoding(object, to: T.self, CollectionKey(collection: collection ?? "", key: key)),
+                &stop)
         }
     }
 

@@ -105,7 +105,8 @@ public final class ReadWriteTransaction: ReadTransaction {
             return true
         }
         if inserted {
-            row = ExtensionRow(collectionKey: ck, rowid: core.sqlite.lastInsertRowID, object: row.object, metadata: row.metadata)
+            row = ExtensionRow(
+                collectionKey: ck, rowid: core.sqlite.lastInsertRowID, object: row.object, metadata: row.metadata)
         }
         for hook in hooks { try inserted ? hook.didInsert(row) : hook.didUpdate(row) }
         core.mutationCount &+= 1

@@ -81,7 +81,9 @@ extension Database {
     }
 
     /// Calls `completion` once every registration request made before this call has finished.
-    public func flushExtensionRequests(completionQueue: DispatchQueue? = nil, completion: @escaping @Sendable () -> Void) {
+    public func flushExtensionRequests(
+        completionQueue: DispatchQueue? = nil, completion: @escaping @Sendable () -> Void
+    ) {
         extensionQueue.async { [self] in (completionQueue ?? notificationQueue).async(execute: completion) }
     }
 
@@ -93,7 +95,8 @@ extension Database {
     /// Every registered extension by name.
     public var registeredExtensions: [String: any DatabaseExtension] {
         extensions.withLock { registry in
-            Dictionary(uniqueKeysWithValues: registry.entries.map { ($0.name, $0.implementation as any DatabaseExtension) })
+            Dictionary(
+                uniqueKeysWithValues: registry.entries.map { ($0.name, $0.implementation as any DatabaseExtension) })
         }
     }
 

@@ -24,7 +24,8 @@ extension ReadWriteTransaction {
                     .integer(Int64(implementation.classVersion)), extension: name, key: ExtensionRecord.classVersionKey)
                 try setYapValue(.text(implementation.versionTag), extension: name, key: ExtensionRecord.versionTagKey)
                 let tables = try JSONEncoder().encode(implementation.tableNames(registeredName: name))
-                try setYapValue(.text(String(decoding: tables, as: UTF8.self)), extension: name, key: ExtensionRecord.tablesKey)
+                try setYapValue(
+                    .text(String(decoding: tables, as: UTF8.self)), extension: name, key: ExtensionRecord.tablesKey)
             }
         } else {
             try extensionTx.populate()
@@ -48,7 +49,8 @@ extension ReadWriteTransaction {
         let tables = recorded.flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) } ?? []
         try mapSQLite {
             for table in tables {
-                try core.sqlite.execute("DROP TABLE IF EXISTS \"\(table.replacingOccurrences(of: "\"", with: "\"\""))\"")
+                try core.sqlite.execute(
+                    "DROP TABLE IF EXISTS \"\(table.replacingOccurrences(of: "\"", with: "\"\""))\"")
             }
         }
         if try yapString(extension: name, key: ExtensionRecord.classKey) != nil || !tables.isEmpty {

@@ -20,7 +20,9 @@ extension Connection {
         to url: URL, key: DatabaseKey? = nil, cipher: CipherSettings? = nil, progress: Progress? = nil
     ) throws {
         try TransactionGuard.checkCanBegin(connection: id, write: false)
-        try queue.sync { try backupOnQueue(to: url, key: key, cipher: cipher, progress: progress) }
+        try queue.sync {
+            try core.withAccess { try backupOnQueue(to: url, key: key, cipher: cipher, progress: progress) }
+        }
     }
 
     /// Runs ``backup(to:key:cipher:progress:)`` without blocking the caller.
@@ -30,7 +32,10 @@ extension Connection {
     ) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             queue.async { [self] in
-                continuation.resume(with: Result { try backupOnQueue(to: url, key: key, cipher: cipher, progress: progress) })
+                continuation.resume(
+                    with: Result {
+                        try core.withAccess { try backupOnQueue(to: url, key: key, cipher: cipher, progress: progress) }
+                    })
             }
         }
     }
@@ -47,7 +52,7 @@ extension Connection {
         queue.async { [self] in
             let failure: (any Error)?
             do {
-                try backupOnQueue(to: url, key: key, cipher: cipher, progress: shared)
+                try core.withAccess { try backupOnQueue(to: url, key: key, cipher: cipher, progress: shared) }
                 failure = nil
             } catch {
                 failure = error
@@ -63,6 +68,12 @@ extension Connection {
     public func exportUnencryptedCopy(to url: URL) throws {
         try TransactionGuard.checkCanBegin(connection: id, write: false)
         try queue.sync {
+            try core.withAccess { try exportUnencryptedOnQueue(to: url) }
+        }
+    }
+
+    private func exportUnencryptedOnQueue(to url: URL) throws {
+        do {
             let partial = FileSafety.temporarySibling(of: url)
             defer { FileSafety.removeWithSidecars(partial) }
             try FileSafety.createPrivateFile(partial)
@@ -81,17 +92,21 @@ extension Connection {
 
     private func backupOnQueue(to url: URL, key: DatabaseKey?, cipher: CipherSettings?, progress: Progress?) throws {
         let database = database
-        let targetCandidate: KeyCandidate? = try key.map { try KeyCandidate.candidates(for: $0)[0] } ?? database.handleKey
+        let targetCandidate: KeyCandidate? =
+            try key.map { try KeyCandidate.candidates(for: $0)[0] } ?? database.handleKey
         var targetCipher = cipher ?? database.handleCipher ?? CipherSettings()
         if targetCipher.pageSize == nil { targetCipher.pageSize = database.pageSize }
-        if let major = Int(database.cipherVersion.prefix { $0.isNumber }) { try targetCipher.validate(cipherMajor: major) }
+        if let major = Int(database.cipherVersion.prefix { $0.isNumber }) {
+            try targetCipher.validate(cipherMajor: major)
+        }
         guard let targetKey = targetCandidate else {
             throw DatabaseError(
                 .misuse, "the database is unencrypted: give a key for the backup, or use exportUnencryptedCopy",
                 path: url.path)
         }
         let source = database.handleCipher ?? CipherSettings()
-        let samePages = targetCipher.pageSize == database.pageSize && (targetCipher.useHMAC ?? true) == (source.useHMAC ?? true)
+        let samePages =
+            targetCipher.pageSize == database.pageSize && (targetCipher.useHMAC ?? true) == (source.useHMAC ?? true)
 
         let partial = FileSafety.temporarySibling(of: url)
         defer { FileSafety.removeWithSidecars(partial) }
@@ -112,7 +127,9 @@ extension Connection {
                 }
             }
         } else {
-            if progress?.isCancelled == true { throw DatabaseError(.cancelled, "the backup was cancelled", path: url.path) }
+            if progress?.isCancelled == true {
+                throw DatabaseError(.cancelled, "the backup was cancelled", path: url.path)
+            }
             // ATTACH cannot run inside a transaction; the export is one statement, so it still
             // reads one consistent snapshot.
             try TransactionGuard.inside(connection: id, write: false) {
