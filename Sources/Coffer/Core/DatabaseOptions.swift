@@ -28,6 +28,8 @@ public struct DatabaseOptions: Sendable {
     public var treatsEmptyFileAsNew = false
     /// How long a connection waits for a lock held by another process before failing with `.busy`.
     public var busyTimeout: Duration = .seconds(10)
+    /// Callbacks around ``Database/rotateKey(to:cipher:)``: persist the new key before the swap.
+    public var keyRotationHooks = KeyRotationHooks()
     /// The application's logger. Coffer logs warnings and errors only, and never secrets or values.
     public var logger: Logger?
 

@@ -34,6 +34,9 @@ enum TransactionGuard {
         frame.connections.contains(id)
     }
 
+    /// Whether this thread is inside any transaction of any connection.
+    static var isInsideAnyTransaction: Bool { !frame.connections.isEmpty }
+
     /// Whether this thread is inside any read-write transaction.
     static var isWriting: Bool { frame.writing > 0 }
 

@@ -12,10 +12,10 @@ import Synchronization
 /// the database goes away, so the file is fully closed by then.
 final class WALCheckpointer: Sendable {
     private let handle: Mutex<SQLiteConnection?>
+    private let currentPageSize: Atomic<Int>
     private let queue = DispatchQueue(label: "coffer.database.checkpoint", qos: .utility)
     private let pending = Atomic<Bool>(false)
     private let path: String
-    private let pageSize: Int
     private let truncationThreshold: Int
     private let busyTimeoutMilliseconds: Int32
     private let logger: Logger
@@ -23,7 +23,7 @@ final class WALCheckpointer: Sendable {
     init(handle: SQLiteConnection, path: String, pageSize: Int, options: DatabaseOptions, logger: Logger) {
         self.handle = Mutex(handle)
         self.path = path
-        self.pageSize = pageSize
+        self.currentPageSize = Atomic(pageSize)
         self.truncationThreshold = options.walTruncationThreshold
         self.busyTimeoutMilliseconds = Int32(clamping: options.busyTimeout.components.seconds * 1000)
         self.logger = logger
@@ -45,7 +45,7 @@ final class WALCheckpointer: Sendable {
             guard let handle else { return }
             do {
                 let (frames, _) = try handle.checkpoint(.passive)
-                if frames * pageSize >= truncationThreshold {
+                if frames * currentPageSize.load(ordering: .relaxed) >= truncationThreshold {
                     handle.setBusyTimeout(milliseconds: 0)
                     defer { handle.setBusyTimeout(milliseconds: busyTimeoutMilliseconds) }
                     _ = try? handle.checkpoint(.truncate)
@@ -65,9 +65,31 @@ final class WALCheckpointer: Sendable {
         }
     }
 
+    /// Runs `body` with the checkpointer's handle (for key rotation's export).
+    /// - Throws: ``DatabaseError`` `.misuse` when the handle is closed, or whatever `body` throws.
+    func withHandle<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        try handle.withLock { handle in
+            guard let handle else { throw DatabaseError(.misuse, "the database is closed", path: path) }
+            return try body(handle)
+        }
+    }
+
+    /// Replaces the handle after the file was swapped (the old one is closed first).
+    func replaceHandle(with newHandle: SQLiteConnection?, pageSize: Int) {
+        queue.sync {}
+        handle.withLock { handle in
+            handle?.close()
+            handle = newHandle
+        }
+        currentPageSize.store(pageSize, ordering: .relaxed)
+    }
+
     /// Waits for a scheduled checkpoint to finish, then closes the handle.
     func close() {
         queue.sync {}
-        handle.withLock { $0 = nil }
+        handle.withLock {
+            $0?.close()
+            $0 = nil
+        }
     }
 }

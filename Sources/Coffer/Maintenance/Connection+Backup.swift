@@ -144,24 +144,8 @@ extension Connection {
             progress?.completedUnitCount = progress?.totalUnitCount ?? 1
         }
         if progress?.isCancelled == true { throw DatabaseError(.cancelled, "the backup was cancelled", path: url.path) }
-        try verifyCopy(at: partial, key: targetKey, cipher: targetCipher, reportedAs: url)
+        try FileSafety.verifyDatabase(at: partial, key: targetKey, cipher: targetCipher, reportedAs: url)
         try FileSafety.fsync(partial)
         try FileSafety.replace(url, with: partial)
-    }
-
-    /// Opens a finished copy with its key and checks it, so a bad copy is never put in place.
-    private func verifyCopy(at path: URL, key: KeyCandidate, cipher: CipherSettings, reportedAs url: URL) throws {
-        do {
-            let check = try SQLiteConnection(path: path.path, create: false)
-            try key.bytes.withUnsafeBytes { try check.applyKey($0) }
-            try check.applyCipherSettings(
-                pageSize: cipher.pageSize, kdfIterations: cipher.kdfIterations, useHMAC: cipher.useHMAC)
-            let result = try check.scalarText("PRAGMA quick_check")
-            guard result == "ok" else {
-                throw DatabaseError(.corrupt, "the new copy failed its check: \(result ?? "no result")", path: url.path)
-            }
-        } catch let error as SQLiteError {
-            throw DatabaseError(.corrupt, "the new copy cannot be opened: \(error.message)", path: url.path)
-        }
     }
 }

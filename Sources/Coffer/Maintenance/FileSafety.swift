@@ -1,3 +1,4 @@
+import CofferSQLite
 import Foundation
 
 /// Crash-safe file replacement: write beside, fsync, rename over, fsync the directory.
@@ -38,6 +39,26 @@ enum FileSafety {
     static func removeWithSidecars(_ url: URL) {
         for suffix in ["", "-wal", "-shm", "-journal"] {
             try? FileManager.default.removeItem(atPath: url.path + suffix)
+        }
+    }
+
+    /// Opens a finished copy with its key and runs `PRAGMA quick_check`, so a bad copy is never
+    /// put in place.
+    /// - Throws: ``DatabaseError`` `.corrupt` naming `url`.
+    static func verifyDatabase(at path: URL, key: KeyCandidate?, cipher: CipherSettings?, reportedAs url: URL) throws {
+        do {
+            let check = try SQLiteConnection(path: path.path, create: false)
+            if let key {
+                try key.bytes.withUnsafeBytes { try check.applyKey($0) }
+                try check.applyCipherSettings(
+                    pageSize: cipher?.pageSize, kdfIterations: cipher?.kdfIterations, useHMAC: cipher?.useHMAC)
+            }
+            let result = try check.scalarText("PRAGMA quick_check")
+            guard result == "ok" else {
+                throw DatabaseError(.corrupt, "the new copy failed its check: \(result ?? "no result")", path: url.path)
+            }
+        } catch let error as SQLiteError {
+            throw DatabaseError(.corrupt, "the new copy cannot be opened: \(error.message)", path: url.path)
         }
     }
 }

@@ -1,0 +1,98 @@
+import CofferSQLite
+import Foundation
+
+/// Data-key rotation and cipher-setting changes (DESIGN.md §3).
+extension Database {
+    /// Re-encrypts the whole file under `newKey` (and optionally new cipher settings), crash-safely.
+    ///
+    /// The steps: wait until no transaction is open (the write lock and the access gate stop new
+    /// ones), checkpoint and truncate the WAL, `sqlcipher_export` into a new file beside the old
+    /// one, reopen it with the new key and check it, fsync it, call
+    /// ``KeyRotationHooks/willReplaceFile`` so the application can persist the new key, close
+    /// every handle, remove `-wal`/`-shm`, rename the new file over the old one and fsync the
+    /// directory. Connections reopen with the new key on their next transaction.
+    ///
+    /// A crash before the rename leaves the old file (old key); after it, the new file (new
+    /// key): give ``DatabaseKey/candidates(_:)`` both keys, newest first, until ``KeyRotationHooks/didRotate``
+    /// runs. SQLCipher 3.4.1's in-place `sqlite3_rekey` is not used: it can report success
+    /// after failing (DESIGN.md §3).
+    /// - Complexity: rewrites the whole file; needs free disk space for a second copy.
+    /// - Throws: ``DatabaseError`` `.busy` (transactions stayed open past the busy timeout — a
+    ///   long-lived read transaction must be ended first), `.misuse` (called inside a
+    ///   transaction), `.invalidKey`, `.unsupportedCipherSettings`, `.io`, `.corrupt` (the new copy
+    ///   failed its check: nothing was replaced), or what `willReplaceFile` throws.
+    public func rotateKey(to newKey: DatabaseKey, cipher newCipher: CipherSettings? = nil) throws {
+        guard !TransactionGuard.isInsideAnyTransaction else {
+            throw DatabaseError(.misuse, "rotateKey was called inside a transaction", path: url.path)
+        }
+        guard let candidate = try KeyCandidate.candidates(for: newKey).first else {
+            throw DatabaseError(.invalidKey, "no key to rotate to", path: url.path)
+        }
+        let current = keying.withLock { $0 }
+        guard current.key != nil else {
+            throw DatabaseError(.misuse, "the database is unencrypted; export it to an encrypted copy instead", path: url.path)
+        }
+        var cipher = newCipher ?? current.cipher ?? CipherSettings()
+        if cipher.pageSize == nil { cipher.pageSize = current.pageSize }
+        try cipher.validate(cipherMajor: Int(cipherVersion.prefix { $0.isNumber }) ?? 3)
+
+        try writeQueue.sync {
+            try gate.withExclusiveAccess(timeout: options.busyTimeout) {
+                try replaceFile(with: candidate, newKey: newKey, cipher: cipher)
+            }
+        }
+        options.keyRotationHooks.didRotate?()
+    }
+
+    private func replaceFile(with candidate: KeyCandidate, newKey: DatabaseKey, cipher: CipherSettings) throws {
+        let partial = FileSafety.temporarySibling(of: url)
+        defer { FileSafety.removeWithSidecars(partial) }
+        try FileSafety.createPrivateFile(partial)
+        try checkpointer.withHandle { handle in
+            try mapSQLite {
+                _ = try handle.checkpoint(.truncate)
+                try candidate.bytes.withUnsafeBytes { key in
+                    try handle.export(
+                        toPath: partial.path, key: key, pageSize: cipher.pageSize, kdfIterations: cipher.kdfIterations,
+                        useHMAC: cipher.useHMAC)
+                }
+            }
+        }
+        try FileSafety.verifyDatabase(at: partial, key: candidate, cipher: cipher, reportedAs: url)
+        try FileSafety.fsync(partial)
+        try options.keyRotationHooks.willReplaceFile?(newKey)
+
+        // No transaction is open (exclusive gate), so every handle can be closed safely. All must
+        // be closed before the rename: closing a handle of the old file later would checkpoint
+        // into, or delete, the new file's WAL by name.
+        let connections = state.withLock { $0.connections.values.compactMap(\.connection) }
+        for connection in connections { connection.core.sqlite.close() }
+        drainHandlePool()
+        checkpointer.replaceHandle(with: nil, pageSize: cipher.pageSize ?? pageSize)
+        for sidecar in [walURL, shmURL] { try? FileManager.default.removeItem(at: sidecar) }
+        try FileSafety.replace(url, with: partial)
+
+        let handleKey = candidate.isPassphrase ? try derivedKey(candidate, cipher: cipher) : candidate
+        let handle = try openHandle(key: handleKey, cipher: cipher)
+        try mapSQLite { try handle.execute("PRAGMA journal_mode = WAL") }
+        keying.withLock { keying in
+            keying = HandleKeying(
+                key: handleKey, cipher: cipher, pageSize: cipher.pageSize ?? keying.pageSize,
+                generation: keying.generation + 1)
+        }
+        checkpointer.replaceHandle(with: handle, pageSize: cipher.pageSize ?? pageSize)
+    }
+
+    /// The page key SQLCipher derives from a passphrase for the new file's salt.
+    private func derivedKey(_ candidate: KeyCandidate, cipher: CipherSettings) throws -> KeyCandidate {
+        guard let file = FileHandle(forReadingAtPath: url.path),
+            let salt = try? file.read(upToCount: 16), salt.count == 16
+        else { throw DatabaseError(.io, "cannot read the new file's salt", path: url.path) }
+        try? file.close()
+        do {
+            return try candidate.derivedRawSpec(salt: salt, iterations: cipher.kdfIterations ?? 64_000)
+        } catch {
+            throw DatabaseError(.invalidKey, "key derivation failed", path: url.path)
+        }
+    }
+}
