@@ -65,6 +65,17 @@ final class WALCheckpointer: Sendable {
         }
     }
 
+    /// Checkpoints and truncates the WAL without waiting: where a reader pins the WAL (or a
+    /// writer holds it), this copies what it can and leaves the rest for a later checkpoint.
+    func truncateWithoutWaiting() {
+        handle.withLock { handle in
+            guard let handle else { return }
+            handle.setBusyTimeout(milliseconds: 0)
+            defer { handle.setBusyTimeout(milliseconds: busyTimeoutMilliseconds) }
+            _ = try? handle.checkpoint(.truncate)
+        }
+    }
+
     /// Waits for a scheduled checkpoint to finish, then closes the handle.
     func close() {
         queue.sync {}
