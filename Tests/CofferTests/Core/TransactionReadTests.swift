@@ -273,3 +273,56 @@ import Testing
         #expect(throws: Failure.self) { try test.connection().read { _ in throw Failure() } }
     }
 }
+
+extension TransactionReadTests {
+    struct NoteV2: Codable, Sendable, Equatable {
+        var title: String
+    }
+
+    /// A typed read of an automatic-JSON row decodes the stored JSON; whether the writer's
+    /// cache holds the Swift value it wrote must not change the answer.
+    @Test func typedReadOfAutomaticJSONDoesNotDependOnTheCache() throws {
+        let test = try TestDatabase()
+        let writer = try test.connection()
+        try writer.readWrite { tx in
+            try tx.setObject(42, forKey: "n", inCollection: "auto")
+            try tx.setObject(Note(title: "t", body: "b"), forKey: "note", inCollection: "auto")
+        }
+        let fresh = try test.connection()
+        for connection in [fresh, writer] {
+            try connection.read { tx throws in
+                #expect(try tx.object(forKey: "n", inCollection: "auto", as: Double.self) == 42.0)
+                #expect(try tx.object(forKey: "note", inCollection: "auto", as: NoteV2.self) == NoteV2(title: "t"))
+                #expect(try tx.object(forKey: "n", inCollection: "auto", as: Int.self) == 42)
+                #expect(try tx.object(forKey: "n", inCollection: "auto", as: Double.self) == 42.0)
+            }
+        }
+    }
+}
+
+extension TransactionReadTests {
+    @Test func typedMetadataReadOfAutomaticJSONDoesNotDependOnTheCache() throws {
+        let test = try TestDatabase()
+        let writer = try test.connection()
+        try writer.readWrite { tx in try tx.setObject("o", forKey: "k", inCollection: "auto", withMetadata: 7) }
+        for connection in [try test.connection(), writer] {
+            try connection.read { tx throws in
+                #expect(try tx.metadata(forKey: "k", inCollection: "auto", as: Double.self) == 7.0)
+                #expect(try tx.metadata(forKey: "k", inCollection: "auto", as: Int.self) == 7)
+                let mismatch = try #require(throws: DatabaseError.self) {
+                    try tx.metadata(forKey: "k", inCollection: "auto", as: [String].self)
+                }
+                #expect(mismatch.code == .serialization)
+            }
+        }
+        // Registered Codable collections still report a type mismatch.
+        test.database.registerCodable(Note.self, forCollection: "notes")
+        try writer.readWrite { tx in try tx.setObject(Note(title: "t", body: "b"), forKey: "n", inCollection: "notes") }
+        for connection in [try test.connection(), writer] {
+            let error = try #require(throws: DatabaseError.self) {
+                try connection.read { tx in try tx.object(forKey: "n", inCollection: "notes", as: NoteV2.self) }
+            }
+            #expect(error.code == .typeMismatch)
+        }
+    }
+}
