@@ -176,4 +176,41 @@ import Testing
         conn.flushTransactions { flushed.signal() }
         #expect(TestSupport.wait(flushed))
     }
+
+    @Test func droppingAConnectionWithQueuedWorkStillRunsIt() throws {
+        let test = try TestDatabase()
+        let done = DispatchSemaphore(value: 0)
+        do {
+            let conn = try test.connection()
+            for index in 0..<5 {
+                conn.asyncReadWrite({ tx in try tx.setObject(index, forKey: "k\(index)", inCollection: nil) })
+            }
+            conn.asyncRead({ _ in }, completion: { _ in done.signal() })
+        }
+        #expect(TestSupport.wait(done))
+        #expect(test.database.snapshot == 5)
+        #expect(try test.connection().read { tx in try tx.numberOfKeysInAllCollections() } == 5)
+    }
+
+    @Test func droppingALongLivedReaderReleasesItsSnapshot() throws {
+        let test = try TestDatabase()
+        let writer = try test.connection()
+        do {
+            let reader = try test.connection()
+            _ = try reader.beginLongLivedReadTransaction()
+            try writer.readWrite { tx in try tx.setObject(1, forKey: "k", inCollection: nil) }
+        }
+        // With the reader gone nothing pins the WAL: a truncating checkpoint succeeds.
+        for round in 0..<3 {
+            try writer.readWrite { tx in try tx.setObject(round, forKey: "k", inCollection: nil) }
+        }
+        #expect(throws: Never.self) { try test.database.checkpoint(truncate: true) }
+        #expect(test.database.state.withLock { $0.changesets.count } <= 1)
+    }
+
+    @Test func connectionIDsAreUnique() throws {
+        let test = try TestDatabase()
+        let ids = try (0..<10).map { _ in try test.connection().id }
+        #expect(Set(ids).count == 10)
+    }
 }

@@ -215,4 +215,32 @@ import Testing
         #expect(seen.value == [false])
         #expect(try reader.read { tx in try tx.hasObject(forKey: "k", inCollection: nil) })
     }
+
+    /// Changesets are kept only while some connection still needs them to patch its caches.
+    @Test func changesetsAreDroppedOnceEveryConnectionHasSeenThem() throws {
+        let test = try TestDatabase()
+        let db = test.database
+        let retained = { db.state.withLock { $0.changesets.map(\.snapshot) } }
+        let writer = try test.connection()
+        for round in 0..<20 {
+            try writer.readWrite { tx in try tx.setObject(round, forKey: "k", inCollection: nil) }
+        }
+        #expect(retained().isEmpty)
+
+        // An idle sibling catches up in the background; then nothing needs the changesets.
+        let idle = try test.connection()
+        try writer.readWrite { tx in try tx.setObject(99, forKey: "k", inCollection: nil) }
+        #expect(TestSupport.wait { retained().isEmpty })
+
+        // A long-lived reader needs every changeset after its snapshot until it moves.
+        let reader = try test.connection()
+        _ = try reader.beginLongLivedReadTransaction()
+        for round in 0..<5 {
+            try writer.readWrite { tx in try tx.setObject(round, forKey: "k", inCollection: nil) }
+        }
+        #expect(retained() == [22, 23, 24, 25, 26])
+        #expect(try reader.beginLongLivedReadTransaction().map(\.snapshot) == [22, 23, 24, 25, 26])
+        #expect(TestSupport.wait { retained().isEmpty })
+        _ = idle
+    }
 }
