@@ -25,7 +25,7 @@ final class WALCheckpointer: Sendable {
         self.path = path
         self.pageSize = pageSize
         self.truncationThreshold = options.walTruncationThreshold
-        self.busyTimeoutMilliseconds = Int32(clamping: options.busyTimeout.components.seconds * 1000)
+        self.busyTimeoutMilliseconds = DatabaseOpener.busyTimeoutMilliseconds(options)
         self.logger = logger
     }
 
