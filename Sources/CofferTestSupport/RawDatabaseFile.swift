@@ -10,8 +10,10 @@ public final class RawDatabaseFile {
     /// The underlying SQLite handle.
     package let handle: SQLiteConnection
 
-    /// Opens `url` keyed with the raw key spec `x'<key><salt>'` (salt optional), or unkeyed when
-    /// `key` is nil, and reads the schema to validate the key. With `create`, a missing file is
+    /// Opens `url` keyed with a raw key, or unkeyed when `key` is nil.
+    ///
+    /// The key is the raw key spec `x'<key><salt>'` (salt optional); the schema is read to
+    /// validate it. With `create`, a missing file is
     /// created (for building files the way other tools would).
     /// - Throws: an error when the file cannot be opened or the key does not open it.
     public init(url: URL, rawKey key: Data?, salt: Data? = nil, pageSize: Int? = nil, create: Bool = false) throws {

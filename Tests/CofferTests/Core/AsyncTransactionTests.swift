@@ -67,7 +67,9 @@ import Testing
             }
             try await group.waitForAll()
         }
-        let counter = try await connections[0].read { tx in try tx.object(forKey: "counter", inCollection: nil, as: Int.self) }
+        let counter = try await connections[0].read { tx in
+            try tx.object(forKey: "counter", inCollection: nil, as: Int.self)
+        }
         #expect(counter == 40)
         #expect(test.database.snapshot == 40)
     }
@@ -94,10 +96,12 @@ import Testing
             group.leave()
         }
         group.enter()
-        conn.asyncRead({ tx in
-            let value = try tx.object(forKey: "k", inCollection: nil, as: Int.self)
-            results.append("read-sees:\(String(describing: value))")
-        }, completionQueue: queue) { error in
+        conn.asyncRead(
+            { tx in
+                let value = try tx.object(forKey: "k", inCollection: nil, as: Int.self)
+                results.append("read-sees:\(String(describing: value))")
+            }, completionQueue: queue
+        ) { error in
             results.append("read:\(error == nil):\(DispatchQueue.getSpecific(key: marker) ?? "other")")
             group.leave()
         }

@@ -60,7 +60,8 @@ import Testing
         options.corruptAction = .delete
         let db = try Database(url: url, options: options)
         #expect(db.snapshot == 0)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.url.path).allSatisfy { !$0.hasSuffix(".corrupt") })
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: dir.url.path).allSatisfy { !$0.hasSuffix(".corrupt") })
         #expect(!TestSupport.bytes(of: url).starts(with: Data("junk".utf8)))
     }
 
@@ -197,8 +198,10 @@ import Testing
         let db = try Database(url: copy, options: options)
         #expect(db.snapshot == 2)
         let values = try db.newConnection().read { tx in
-            [try tx.object(forKey: "a", inCollection: nil, as: String.self),
-             try tx.object(forKey: "b", inCollection: nil, as: String.self)]
+            [
+                try tx.object(forKey: "a", inCollection: nil, as: String.self),
+                try tx.object(forKey: "b", inCollection: nil, as: String.self),
+            ]
         }
         #expect(values == ["checkpointed", "only-in-wal"])
     }

@@ -5,9 +5,10 @@ import Testing
 
 @testable import Coffer
 
-/// Nothing written through Coffer reaches the disk in plaintext: not the database file, not
-/// the WAL, not the shared-memory index, while open or after close. An unencrypted control
-/// database proves the scan finds the canary when it is there.
+/// Nothing written through Coffer reaches the disk in plaintext.
+///
+/// Not the database file, not the WAL, not the shared-memory index, while open or after close.
+/// An unencrypted control database proves the scan finds the canary when it is there.
 @Suite struct EncryptionAtRestTests {
     /// Writes `canary` into objects, metadata, keys and collection names, including values
     /// large enough to need overflow pages.
@@ -64,7 +65,9 @@ import Testing
         #expect(!TestSupport.bytes(of: url).starts(with: Data("SQLite format 3".utf8)))
         // The canary is in the file, encrypted: reopening finds it.
         let db = try TestSupport.open(url, options: options)
-        let big = try db.newConnection().read { tx in try tx.object(forKey: "big", inCollection: "notes", as: String.self) }
+        let big = try db.newConnection().read { tx in
+            try tx.object(forKey: "big", inCollection: "notes", as: String.self)
+        }
         #expect(big?.hasPrefix(canary) == true)
     }
 

@@ -62,7 +62,10 @@ import Testing
     @Test(arguments: TestKeyKind.allCases)
     func singleRowGetters(kind: TestKeyKind) throws {
         let test = try populated(kind)
-        for connection in [try test.connection(), try test.connection(config: ConnectionConfig(objectCacheEnabled: false, metadataCacheEnabled: false))] {
+        for connection in [
+            try test.connection(),
+            try test.connection(config: ConnectionConfig(objectCacheEnabled: false, metadataCacheEnabled: false)),
+        ] {
             try connection.read { tx throws in
                 #expect(try tx.hasObject(forKey: "n1", inCollection: "notes"))
                 #expect(try !tx.hasObject(forKey: "n1", inCollection: "blobs"))
@@ -71,7 +74,8 @@ import Testing
                 // Registered Codable: untyped and typed reads give the Note.
                 let untyped = try tx.object(forKey: "n2", inCollection: "notes")
                 #expect(untyped as? Note == Note(title: "t2", body: "b2"))
-                #expect(try tx.object(forKey: "n2", inCollection: "notes", as: Note.self) == Note(title: "t2", body: "b2"))
+                #expect(
+                    try tx.object(forKey: "n2", inCollection: "notes", as: Note.self) == Note(title: "t2", body: "b2"))
                 #expect(try tx.metadata(forKey: "n2", inCollection: "notes", as: Tag.self) == Tag(label: "l2", rank: 2))
                 #expect(try tx.metadata(forKey: "n2", inCollection: "notes") as? Tag == Tag(label: "l2", rank: 2))
                 let both = try #require(try tx.objectAndMetadata(forKey: "n3", inCollection: "notes"))
@@ -200,7 +204,8 @@ import Testing
         }
         // The writer cached what it was given, not what is stored.
         try writer.read { tx throws in
-            #expect(try tx.object(forKey: "broken", inCollection: "notes", as: Note.self) == Note(title: "x", body: "y"))
+            #expect(
+                try tx.object(forKey: "broken", inCollection: "notes", as: Note.self) == Note(title: "x", body: "y"))
         }
     }
 

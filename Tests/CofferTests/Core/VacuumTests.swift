@@ -22,13 +22,15 @@ import Testing
             let filler = String(repeating: "\(canary) ", count: 30)
             try conn.readWrite { tx in
                 for index in 0..<1500 {
-                    try tx.setObject("\(index) \(filler)", forKey: "k\(index)", inCollection: "bulk", withMetadata: index)
+                    try tx.setObject(
+                        "\(index) \(filler)", forKey: "k\(index)", inCollection: "bulk", withMetadata: index)
                 }
             }
             try db.checkpoint(truncate: true)
             let full = fileSize(url)
             try conn.readWrite { tx in
-                try tx.removeObjects(forKeys: (0..<1500).filter { !$0.isMultiple(of: 20) }.map { "k\($0)" }, inCollection: "bulk")
+                try tx.removeObjects(
+                    forKeys: (0..<1500).filter { !$0.isMultiple(of: 20) }.map { "k\($0)" }, inCollection: "bulk")
             }
             try db.checkpoint(truncate: true)
             let afterDelete = fileSize(url)
