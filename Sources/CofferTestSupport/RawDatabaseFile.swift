@@ -10,11 +10,14 @@ public final class RawDatabaseFile {
     /// The underlying SQLite handle.
     package let handle: SQLiteConnection
 
-    /// Opens `url` keyed with the raw key spec `x'<key><salt>'` (salt optional), or unkeyed when
-    /// `key` is nil, and reads the schema to validate the key.
+    /// Opens `url` keyed with a raw key, or unkeyed when `key` is nil.
+    ///
+    /// The key is the raw key spec `x'<key><salt>'` (salt optional); the schema is read to
+    /// validate it. With `create`, a missing file is
+    /// created (for building files the way other tools would).
     /// - Throws: an error when the file cannot be opened or the key does not open it.
-    public init(url: URL, rawKey key: Data?, salt: Data? = nil, pageSize: Int? = nil) throws {
-        handle = try SQLiteConnection(path: url.path, create: false)
+    public init(url: URL, rawKey key: Data?, salt: Data? = nil, pageSize: Int? = nil, create: Bool = false) throws {
+        handle = try SQLiteConnection(path: url.path, create: create)
         if let key {
             let hex = (key + (salt ?? Data())).map { String(format: "%02x", $0) }.joined()
             try Array("x'\(hex)'".utf8).withUnsafeBytes { try handle.applyKey($0) }
@@ -30,6 +33,12 @@ public final class RawDatabaseFile {
         try passphrase.withUnsafeBytes { try handle.applyKey($0) }
         try handle.applyCipherSettings(pageSize: pageSize, kdfIterations: kdfIterations, useHMAC: nil)
         try handle.validateReadable()
+    }
+
+    /// Runs SQL statements that return nothing.
+    /// - Throws: an error when a statement fails.
+    public func execute(_ sql: String) throws {
+        try handle.execute(sql)
     }
 
     /// The first column of the first row of `sql`, as an integer.

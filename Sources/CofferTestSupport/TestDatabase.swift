@@ -6,7 +6,9 @@ public import Foundation
 /// The directory (and the file) go away with this object; tests that close and reopen a file
 /// manage their own ``TemporaryDirectory`` and use ``TestSupport/open(_:options:timeout:)``.
 public final class TestDatabase {
-    /// The open database. Declared first so it is released before the directory is removed.
+    /// The open database.
+    ///
+    /// Declared first so it is released before the directory is removed.
     public let database: Database
     /// The options it was opened with, key included: reuse them to reopen the file.
     public let options: DatabaseOptions

@@ -33,7 +33,7 @@ struct Note: Codable, Sendable, Equatable {
         let meta = try other.read { tx in try tx.metadata(forKey: "n2", inCollection: "auto", as: Int.self) }
         #expect(meta == 42)
     }
-    let db = try Database(url: url, options: TestSupport.rawKeyOptions(key))
+    let db = try TestSupport.open(url, options: TestSupport.rawKeyOptions(key))
     #expect(db.snapshot == 1)
     let conn = try db.newConnection()
     let count = try conn.read { tx in try tx.numberOfKeysInAllCollections() }
@@ -56,11 +56,13 @@ struct Note: Codable, Sendable, Equatable {
 @Test func wrongKeyFails() throws {
     let dir = TemporaryDirectory()
     let url = dir.file("db.sqlite")
+    let options = TestSupport.rawKeyOptions()
     do {
-        let db = try Database(url: url, options: TestSupport.rawKeyOptions())
+        let db = try Database(url: url, options: options)
         let c = try db.newConnection()
         try c.readWrite { tx in try tx.setObject("x", forKey: "k", inCollection: nil) }
     }
+    try TestSupport.waitUntilClosed(url, options: options)
     #expect(throws: DatabaseError.self) { try Database(url: url, options: TestSupport.rawKeyOptions()) }
     do {
         _ = try Database(url: url, options: TestSupport.rawKeyOptions())

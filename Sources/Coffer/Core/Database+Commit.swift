@@ -41,6 +41,9 @@ extension Database {
         let (siblings, streams) = state.withLock { state -> ([Connection], [AsyncStream<Changeset>.Continuation]) in
             state.snapshot = changeset.snapshot
             state.connections[committer]?.snapshot = changeset.snapshot
+            // Without this, a connection that only writes would keep every changeset (and, under
+            // the share policy, every value) until some connection ends a read.
+            state.prune()
             let siblings = state.connections.compactMap { id, entry in id == committer ? nil : entry.connection }
             return (siblings, Array(state.changeStreams.values))
         }

@@ -201,7 +201,15 @@ struct DatabaseOpener {
     /// Set before the validating read: a handle of a just-released database may still be
     /// closing (checkpointing the WAL under an exclusive lock), which must mean "wait", not `.busy`.
     static func applyBusyTimeout(_ handle: SQLiteConnection, options: DatabaseOptions) {
-        handle.setBusyTimeout(milliseconds: Int32(clamping: options.busyTimeout.components.seconds * 1000))
+        handle.setBusyTimeout(milliseconds: busyTimeoutMilliseconds(options))
+    }
+
+    /// The busy timeout in whole milliseconds: keeps fractions of a second, and clamps instead of
+    /// overflowing for huge durations.
+    static func busyTimeoutMilliseconds(_ options: DatabaseOptions) -> Int32 {
+        let (seconds, attoseconds) = options.busyTimeout.components
+        let whole = min(max(seconds, 0), Int64(Int32.max) / 1000) * 1000
+        return Int32(clamping: whole + max(attoseconds, 0) / 1_000_000_000_000_000)
     }
 
     /// Pragmas every handle gets (the checkpointer too).

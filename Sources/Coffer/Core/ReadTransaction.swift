@@ -143,7 +143,8 @@ public class ReadTransaction {
         forKey key: String, inCollection collection: String?, as type: T.Type
     ) throws -> T? {
         guard let value = try metadata(forKey: key, inCollection: collection) else { return nil }
-        return try castDecoding(value, to: T.self, CollectionKey(collection: collection ?? "", key: key))
+        return try castDecoding(
+            value, to: T.self, CollectionKey(collection: collection ?? "", key: key), isMetadata: true)
     }
 
     /// The object and metadata of one row, or nil when the row does not exist.

@@ -25,7 +25,7 @@ final class WALCheckpointer: Sendable {
         self.path = path
         self.currentPageSize = Atomic(pageSize)
         self.truncationThreshold = options.walTruncationThreshold
-        self.busyTimeoutMilliseconds = Int32(clamping: options.busyTimeout.components.seconds * 1000)
+        self.busyTimeoutMilliseconds = DatabaseOpener.busyTimeoutMilliseconds(options)
         self.logger = logger
     }
 
@@ -82,6 +82,17 @@ final class WALCheckpointer: Sendable {
             handle = newHandle
         }
         currentPageSize.store(pageSize, ordering: .relaxed)
+    }
+
+    /// Checkpoints and truncates the WAL without waiting: where a reader pins the WAL (or a
+    /// writer holds it), this copies what it can and leaves the rest for a later checkpoint.
+    func truncateWithoutWaiting() {
+        handle.withLock { handle in
+            guard let handle else { return }
+            handle.setBusyTimeout(milliseconds: 0)
+            defer { handle.setBusyTimeout(milliseconds: busyTimeoutMilliseconds) }
+            _ = try? handle.checkpoint(.truncate)
+        }
     }
 
     /// Waits for a scheduled checkpoint to finish, then closes the handle.

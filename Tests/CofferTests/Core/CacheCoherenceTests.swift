@@ -148,7 +148,8 @@ import Testing
         let copies = Locked(0)
         let stored = SharedCounter(42, copies: copies)
         try writer.readWrite { tx in try tx.setObject(stored, forKey: "a", inCollection: "c") }
-        let seen = try #require(try cached.read { tx in try tx.object(forKey: "a", inCollection: "c", as: SharedCounter.self) })
+        let seen = try #require(
+            try cached.read { tx in try tx.object(forKey: "a", inCollection: "c", as: SharedCounter.self) })
         #expect(seen !== stored)
         #expect(seen.value == 42)
         #expect(copies.value >= 1)
@@ -161,7 +162,8 @@ import Testing
         let (_, cached, writer) = try setUp(.containment)
         let stored = SharedCounter(42)
         try writer.readWrite { tx in try tx.setObject(stored, forKey: "a", inCollection: "c") }
-        let seen = try #require(try cached.read { tx in try tx.object(forKey: "a", inCollection: "c", as: SharedCounter.self) })
+        let seen = try #require(
+            try cached.read { tx in try tx.object(forKey: "a", inCollection: "c", as: SharedCounter.self) })
         #expect(seen !== stored)
         #expect(seen.value == 42)
     }

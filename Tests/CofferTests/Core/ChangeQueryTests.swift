@@ -7,7 +7,8 @@ import Testing
 /// The connection's questions about changesets (YapDatabase's `…InNotifications:` helpers),
 /// asked of changesets from real commits.
 @Suite struct ChangeQueryTests {
-    /// Four commits seen by a long-lived reader:
+    /// Four commits, as the changesets a long-lived reader collected.
+    ///
     /// 1. insert a/k1 (with metadata), a/k2, b/x, c/y, "" /d;
     /// 2. replace a/k1's metadata, touch a/k2's object, remove b/x;
     /// 3. clear collection c;
@@ -159,7 +160,10 @@ import Testing
 
         var second: [CollectionKey] = []
         conn.enumerateChangedCollectionKeys(in: [all[1]]) { key, _ in second.append(key) }
-        #expect(Set(second) == [.init(collection: "a", key: "k1"), .init(collection: "a", key: "k2"), .init(collection: "b", key: "x")])
+        #expect(
+            Set(second) == [
+                .init(collection: "a", key: "k1"), .init(collection: "a", key: "k2"), .init(collection: "b", key: "x"),
+            ])
 
         var count = 0
         conn.enumerateChangedCollectionKeys(in: all) { _, stop in

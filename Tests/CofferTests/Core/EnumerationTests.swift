@@ -7,6 +7,8 @@ import Testing
 /// Every enumeration: in one collection, in all collections, over a key list; stop flags,
 /// filters, nesting, and mutation inside an enumeration.
 @Suite struct EnumerationTests {
+    /// A populated database.
+    ///
     /// "notes": n0…n9 (Note, Tag metadata on even keys) through a counting codec; "other": o0…o2 (Int);
     /// "": d (String). Key "shared" exists in "notes" and "other".
     private func populated(_ kind: TestKeyKind = .raw) throws -> (TestDatabase, CountingCodec<Note>) {
@@ -35,7 +37,9 @@ import Testing
         let (test, _) = try populated(kind)
         try test.connection().read { tx throws in
             var collections: [String] = []
-            try tx.enumerateCollections { collections.append($0); _ = $1 }
+            try tx.enumerateCollections {
+                collections.append($0); _ = $1
+            }
             #expect(Set(collections) == ["notes", "other", ""])
             #expect(collections.count == 3)
 
@@ -75,7 +79,8 @@ import Testing
             #expect(typed == ["o0": 0, "o1": 1, "o2": 2, "shared": 100])
 
             var automatic: [String] = []
-            try tx.enumerateKeysAndObjects(inCollection: nil, as: String.self) { _, value, _ in automatic.append(value) }
+            try tx.enumerateKeysAndObjects(inCollection: nil, as: String.self) { _, value, _ in automatic.append(value)
+            }
             #expect(automatic == ["default"])
 
             var metadata: [String: Tag?] = [:]
@@ -106,7 +111,8 @@ import Testing
             }
             #expect(objects.count == 16)
             #expect(objects[CollectionKey(collection: "other", key: "shared")] is EncodedValue)
-            #expect(objects[CollectionKey(collection: "notes", key: "shared")] as? Note == Note(title: "shared", body: "b"))
+            #expect(
+                objects[CollectionKey(collection: "notes", key: "shared")] as? Note == Note(title: "shared", body: "b"))
 
             var metadataCount = 0
             var withMetadata = 0
@@ -127,7 +133,8 @@ import Testing
 
     @Test func filtersSkipRowsWithoutDecodingThem() throws {
         let (test, codec) = try populated()
-        let reader = try test.connection(config: ConnectionConfig(objectCacheEnabled: false, metadataCacheEnabled: false))
+        let reader = try test.connection(
+            config: ConnectionConfig(objectCacheEnabled: false, metadataCacheEnabled: false))
         let before = codec.decodes.value
         try reader.read { tx throws in
             var seen: [String] = []
@@ -179,34 +186,54 @@ import Testing
         let (test, _) = try populated()
         try test.connection().read { tx throws in
             var count = 0
-            try tx.enumerateCollections { _, stop in count += 1; stop = true }
+            try tx.enumerateCollections { _, stop in
+                count += 1; stop = true
+            }
             #expect(count == 1)
             count = 0
-            try tx.enumerateCollections(forKey: "shared") { _, stop in count += 1; stop = true }
+            try tx.enumerateCollections(forKey: "shared") { _, stop in
+                count += 1; stop = true
+            }
             #expect(count == 1)
             count = 0
-            try tx.enumerateKeys(inCollection: "notes") { _, stop in count += 1; stop = count == 3 }
+            try tx.enumerateKeys(inCollection: "notes") { _, stop in
+                count += 1; stop = count == 3
+            }
             #expect(count == 3)
             count = 0
-            try tx.enumerateKeysInAllCollections { _, _, stop in count += 1; stop = true }
+            try tx.enumerateKeysInAllCollections { _, _, stop in
+                count += 1; stop = true
+            }
             #expect(count == 1)
             count = 0
-            try tx.enumerateKeysAndObjects(inCollection: "notes") { _, _, stop in count += 1; stop = true }
+            try tx.enumerateKeysAndObjects(inCollection: "notes") { _, _, stop in
+                count += 1; stop = true
+            }
             #expect(count == 1)
             count = 0
-            try tx.enumerateKeysAndObjectsInAllCollections { _, _, _, stop in count += 1; stop = true }
+            try tx.enumerateKeysAndObjectsInAllCollections { _, _, _, stop in
+                count += 1; stop = true
+            }
             #expect(count == 1)
             count = 0
-            try tx.enumerateKeysAndMetadata(inCollection: "notes") { _, _, stop in count += 1; stop = true }
+            try tx.enumerateKeysAndMetadata(inCollection: "notes") { _, _, stop in
+                count += 1; stop = true
+            }
             #expect(count == 1)
             count = 0
-            try tx.enumerateKeysAndMetadataInAllCollections { _, _, _, stop in count += 1; stop = true }
+            try tx.enumerateKeysAndMetadataInAllCollections { _, _, _, stop in
+                count += 1; stop = true
+            }
             #expect(count == 1)
             count = 0
-            try tx.enumerateRows(inCollection: "notes") { _, _, _, stop in count += 1; stop = true }
+            try tx.enumerateRows(inCollection: "notes") { _, _, _, stop in
+                count += 1; stop = true
+            }
             #expect(count == 1)
             count = 0
-            try tx.enumerateRowsInAllCollections { _, _, _, _, stop in count += 1; stop = true }
+            try tx.enumerateRowsInAllCollections { _, _, _, _, stop in
+                count += 1; stop = true
+            }
             #expect(count == 1)
             count = 0
             try tx.enumerateObjects(forKeys: ["n1", "n2", "n3"], inCollection: "notes") { _, _, stop in
@@ -215,7 +242,9 @@ import Testing
             }
             #expect(count == 1)
             count = 0
-            try tx.enumerateRows(forKeys: ["x", "y"], inCollection: "notes") { _, _, _, stop in count += 1; stop = true }
+            try tx.enumerateRows(forKeys: ["x", "y"], inCollection: "notes") { _, _, _, stop in
+                count += 1; stop = true
+            }
             #expect(count == 1)
         }
     }
@@ -227,7 +256,7 @@ import Testing
         if warmCache {
             // Half the rows come from the cache, half from the file.
             try reader.read { tx in
-                for index in stride(from: 0, to: 10, by: 2) {
+                for index in Array(stride(from: 0, to: 10, by: 2)) + [9] {
                     _ = try tx.objectAndMetadata(forKey: "n\(index)", inCollection: "notes")
                 }
             }
@@ -270,7 +299,9 @@ import Testing
     @Test func keyListsLongerThanOneBatch() throws {
         let test = try TestDatabase()
         try test.connection().readWrite { tx in
-            for index in 0..<1200 { try tx.setObject(index, forKey: "k\(index)", inCollection: "c", withMetadata: -index) }
+            for index in 0..<1200 {
+                try tx.setObject(index, forKey: "k\(index)", inCollection: "c", withMetadata: -index)
+            }
         }
         let keys = (0..<1300).map { "k\($0)" }
         let reader = try test.connection(config: ConnectionConfig(objectCacheLimit: 100, metadataCacheLimit: 100))

@@ -42,9 +42,10 @@ import Testing
         }
         let asyncSaw = Locked<Int?>(nil)
         let done = DispatchSemaphore(value: 0)
-        reader.asyncRead({ tx in
-            asyncSaw.withLock { $0 = (try? tx.object(forKey: "a", inCollection: nil, as: Int.self)) ?? nil }
-        }, completion: { _ in done.signal() })
+        reader.asyncRead(
+            { tx in
+                asyncSaw.withLock { $0 = (try? tx.object(forKey: "a", inCollection: nil, as: Int.self)) ?? nil }
+            }, completion: { _ in done.signal() })
         #expect(TestSupport.wait(done))
         #expect(asyncSaw.value == 0)
         // Flushing the caches does not move the connection either.

@@ -4,7 +4,9 @@ import Testing
 
 @testable import Coffer
 
-/// Re-entrant transactions throw `misuse` instead of deadlocking. Every test runs its body on a
+/// Re-entrant transactions throw `misuse` instead of deadlocking.
+///
+/// Every test runs its body on a
 /// background thread and waits for it with a timeout, so a deadlock fails the test instead of
 /// hanging the suite.
 @Suite struct MisuseTests {
@@ -138,9 +140,11 @@ import Testing
         let outcome = TestSupport.runBounded {
             try conn.read { _ in
                 // Queuing is not nesting: it runs once the read has finished.
-                conn.asyncReadWrite({ tx in try tx.setObject(1, forKey: "k", inCollection: nil) }, completion: { error in
-                    if error == nil { done.signal() }
-                })
+                conn.asyncReadWrite(
+                    { tx in try tx.setObject(1, forKey: "k", inCollection: nil) },
+                    completion: { error in
+                        if error == nil { done.signal() }
+                    })
             }
         }
         #expect(outcome != nil)

@@ -26,8 +26,10 @@ import Testing
             forName: Database.modifiedNotification, object: test.database, queue: nil
         ) { notification in
             posted.append(
-                (notification.object as? Database === database,
-                 notification.userInfo?[Database.changesetKey] as? Changeset))
+                (
+                    notification.object as? Database === database,
+                    notification.userInfo?[Database.changesetKey] as? Changeset
+                ))
         }
         defer { NotificationCenter.default.removeObserver(observer) }
         try writer.readWrite { tx in
@@ -180,5 +182,31 @@ import Testing
             return count
         }
         #expect(count == 1)
+    }
+}
+
+extension NotificationTests {
+    /// Code in a completion block can rely on the commit's notification having been delivered.
+    @Test func notificationIsPostedBeforeCompletionsRun() throws {
+        let test = try TestDatabase()
+        let conn = try test.connection()
+        let events = Locked<[String]>([])
+        let database = test.database
+        let observer = NotificationCenter.default.addObserver(
+            forName: Database.modifiedNotification, object: database, queue: nil
+        ) { _ in events.append("notification") }
+        defer { NotificationCenter.default.removeObserver(observer) }
+        let done = DispatchSemaphore(value: 0)
+        conn.asyncReadWrite(
+            { tx in
+                try tx.setObject(1, forKey: "k", inCollection: nil)
+                tx.addCompletion { events.append("transaction completion") }
+            },
+            completion: { _ in
+                events.append("asyncReadWrite completion")
+                done.signal()
+            })
+        #expect(TestSupport.wait(done))
+        #expect(events.value == ["notification", "transaction completion", "asyncReadWrite completion"])
     }
 }

@@ -46,14 +46,17 @@ import Testing
             #expect(try tx.object(forKey: "k", inCollection: "notes", as: Note.self)?.title == "HELLO")
         }
         #expect(log.value == ["pre:notes/k", "encode:HELLO", "post:notes/k:HELLO"])
-        let stored = try test.connection().read { tx in try tx.object(forKey: "k", inCollection: "notes", as: Note.self) }
+        let stored = try test.connection().read { tx in try tx.object(forKey: "k", inCollection: "notes", as: Note.self)
+        }
         #expect(stored == Note(title: "HELLO", body: "b"))
     }
 
     @Test func preSanitizerReturningNilRemovesTheRow() throws {
         let (test, log, _) = try setUp()
         let writer = try test.connection()
-        try writer.readWrite { tx in try tx.setObject(Note(title: "keep", body: "b"), forKey: "k", inCollection: "notes") }
+        try writer.readWrite { tx in
+            try tx.setObject(Note(title: "keep", body: "b"), forKey: "k", inCollection: "notes")
+        }
         log.withLock { $0.removeAll() }
         try writer.readWrite { tx throws in
             try tx.setObject(Note(title: "drop", body: "b"), forKey: "k", inCollection: "notes")
@@ -65,10 +68,18 @@ import Testing
             #expect(try !tx.hasObject(forKey: "never-stored", inCollection: "notes"))
         }
         // replaceObject goes through the pre-sanitizer too.
-        try writer.readWrite { tx in try tx.setObject(Note(title: "again", body: "b"), forKey: "r", inCollection: "notes") }
-        try writer.readWrite { tx in try tx.replaceObject(Note(title: "swap", body: "c"), forKey: "r", inCollection: "notes") }
-        #expect(try test.connection().read { tx in try tx.object(forKey: "r", inCollection: "notes", as: Note.self) }?.title == "SWAP")
-        try writer.readWrite { tx in try tx.replaceObject(Note(title: "drop", body: "c"), forKey: "r", inCollection: "notes") }
+        try writer.readWrite { tx in
+            try tx.setObject(Note(title: "again", body: "b"), forKey: "r", inCollection: "notes")
+        }
+        try writer.readWrite { tx in
+            try tx.replaceObject(Note(title: "swap", body: "c"), forKey: "r", inCollection: "notes")
+        }
+        #expect(
+            try test.connection().read { tx in try tx.object(forKey: "r", inCollection: "notes", as: Note.self) }?.title
+                == "SWAP")
+        try writer.readWrite { tx in
+            try tx.replaceObject(Note(title: "drop", body: "c"), forKey: "r", inCollection: "notes")
+        }
         #expect(try test.connection().read { tx in try tx.hasObject(forKey: "r", inCollection: "notes") } == false)
     }
 

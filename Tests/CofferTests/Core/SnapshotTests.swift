@@ -4,8 +4,9 @@ import Testing
 
 @testable import Coffer
 
-/// Snapshot isolation across connections: commits become visible to the next transaction,
-/// never in the middle of one. Concurrency is ordered with semaphores, every wait bounded.
+/// Snapshot isolation across connections.
+///
+/// Commits become visible to the next transaction, never in the middle of one. Concurrency is ordered with semaphores, every wait bounded.
 @Suite struct SnapshotTests {
     @Test(arguments: TestKeyKind.allCases)
     func alternatingWritersSeeEachOthersCommits(kind: TestKeyKind) throws {
@@ -46,23 +47,24 @@ import Testing
         let committed = DispatchSemaphore(value: 0)
         let finished = DispatchSemaphore(value: 0)
         let observations = Locked<[String]>([])
-        reader.asyncRead({ tx in
-            func observe(_ label: String) throws {
-                let value = try tx.object(forKey: "v", inCollection: nil, as: String.self) ?? "nil"
-                let metadata = try tx.metadata(forKey: "v", inCollection: nil, as: String.self) ?? "nil"
-                let added = try tx.hasObject(forKey: "added", inCollection: nil)
-                let count = try tx.numberOfKeysInAllCollections()
-                var keys: [String] = []
-                try tx.enumerateKeys(inCollection: nil) { key, _ in keys.append(key) }
-                observations.append(
-                    "\(label):\(value):\(metadata):\(added):\(count):\(keys.sorted().joined(separator: ",")):\(tx.snapshot)"
-                        + ":\(tx.connection.snapshot)")
-            }
-            try observe("before")
-            began.signal()
-            guard TestSupport.wait(committed) else { return }
-            try observe("after")
-        }, completion: { _ in finished.signal() })
+        reader.asyncRead(
+            { tx in
+                func observe(_ label: String) throws {
+                    let value = try tx.object(forKey: "v", inCollection: nil, as: String.self) ?? "nil"
+                    let metadata = try tx.metadata(forKey: "v", inCollection: nil, as: String.self) ?? "nil"
+                    let added = try tx.hasObject(forKey: "added", inCollection: nil)
+                    let count = try tx.numberOfKeysInAllCollections()
+                    var keys: [String] = []
+                    try tx.enumerateKeys(inCollection: nil) { key, _ in keys.append(key) }
+                    observations.append(
+                        "\(label):\(value):\(metadata):\(added):\(count):\(keys.sorted().joined(separator: ",")):\(tx.snapshot)"
+                            + ":\(tx.connection.snapshot)")
+                }
+                try observe("before")
+                began.signal()
+                guard TestSupport.wait(committed) else { return }
+                try observe("after")
+            }, completion: { _ in finished.signal() })
 
         #expect(TestSupport.wait(began))
         try writer.readWrite { tx in
@@ -74,10 +76,11 @@ import Testing
         #expect(reader.snapshot == 1)
         committed.signal()
         #expect(TestSupport.wait(finished))
-        #expect(observations.value == [
-            "before:old:old-meta:false:2:other,v:1:1",
-            "after:old:old-meta:false:2:other,v:1:1",
-        ])
+        #expect(
+            observations.value == [
+                "before:old:old-meta:false:2:other,v:1:1",
+                "after:old:old-meta:false:2:other,v:1:1",
+            ])
         // The next transaction sees the commit.
         try reader.read { tx throws in
             #expect(try tx.object(forKey: "v", inCollection: nil, as: String.self) == "new")
@@ -108,29 +111,32 @@ import Testing
         let readerDone = DispatchSemaphore(value: 0)
         let readerSaw = Locked<[String]>([])
         // connection2 starts reading at snapshot 1 and stays there while connection1 commits 2.
-        connection2.asyncRead({ tx in
-            readerSaw.append("start \(connection2.snapshot) \(tx.snapshot)")
-            readerBegan.signal()
-            guard TestSupport.wait(writerCommitted) else { return }
-            let value = try tx.object(forKey: "k", inCollection: nil, as: String.self) ?? "nil"
-            readerSaw.append("during \(connection2.snapshot) \(tx.snapshot) \(value)")
-        }, completion: { _ in readerDone.signal() })
+        connection2.asyncRead(
+            { tx in
+                readerSaw.append("start \(connection2.snapshot) \(tx.snapshot)")
+                readerBegan.signal()
+                guard TestSupport.wait(writerCommitted) else { return }
+                let value = try tx.object(forKey: "k", inCollection: nil, as: String.self) ?? "nil"
+                readerSaw.append("during \(connection2.snapshot) \(tx.snapshot) \(value)")
+            }, completion: { _ in readerDone.signal() })
         #expect(TestSupport.wait(readerBegan))
 
         let insideWrite = DispatchSemaphore(value: 0)
         let finishWrite = DispatchSemaphore(value: 0)
         let writeDone = DispatchSemaphore(value: 0)
         let writerSaw = Locked<[String]>([])
-        connection1.asyncReadWrite({ tx in
-            try tx.setObject("two", forKey: "k", inCollection: nil)
-            writerSaw.append("inside \(connection1.snapshot)")
-            insideWrite.signal()
-            _ = TestSupport.wait(finishWrite)
-            writerSaw.append("inside-late \(connection1.snapshot)")
-        }, completion: { error in
-            writerSaw.append("completion \(connection1.snapshot) \(error == nil)")
-            writeDone.signal()
-        })
+        connection1.asyncReadWrite(
+            { tx in
+                try tx.setObject("two", forKey: "k", inCollection: nil)
+                writerSaw.append("inside \(connection1.snapshot)")
+                insideWrite.signal()
+                _ = TestSupport.wait(finishWrite)
+                writerSaw.append("inside-late \(connection1.snapshot)")
+            },
+            completion: { error in
+                writerSaw.append("completion \(connection1.snapshot) \(error == nil)")
+                writeDone.signal()
+            })
         #expect(TestSupport.wait(insideWrite))
         // The write is open, uncommitted: everyone is still at 1.
         #expect(connection1.snapshot == 1)
@@ -207,12 +213,42 @@ import Testing
             try tx.setObject("pending", forKey: "k", inCollection: nil)
             // Another connection reads concurrently (on its own queue) while this write is open.
             let done = DispatchSemaphore(value: 0)
-            reader.asyncRead({ tx in seen.append(try tx.hasObject(forKey: "k", inCollection: nil)) }, completion: { _ in
-                done.signal()
-            })
+            reader.asyncRead(
+                { tx in seen.append(try tx.hasObject(forKey: "k", inCollection: nil)) },
+                completion: { _ in
+                    done.signal()
+                })
             #expect(TestSupport.wait(done))
         }
         #expect(seen.value == [false])
         #expect(try reader.read { tx in try tx.hasObject(forKey: "k", inCollection: nil) })
+    }
+
+    /// Changesets are kept only while some connection still needs them to patch its caches.
+    @Test func changesetsAreDroppedOnceEveryConnectionHasSeenThem() throws {
+        let test = try TestDatabase()
+        let db = test.database
+        let retained = { db.state.withLock { $0.changesets.map(\.snapshot) } }
+        let writer = try test.connection()
+        for round in 0..<20 {
+            try writer.readWrite { tx in try tx.setObject(round, forKey: "k", inCollection: nil) }
+        }
+        #expect(retained().isEmpty)
+
+        // An idle sibling catches up in the background; then nothing needs the changesets.
+        let idle = try test.connection()
+        try writer.readWrite { tx in try tx.setObject(99, forKey: "k", inCollection: nil) }
+        #expect(TestSupport.wait { retained().isEmpty })
+
+        // A long-lived reader needs every changeset after its snapshot until it moves.
+        let reader = try test.connection()
+        _ = try reader.beginLongLivedReadTransaction()
+        for round in 0..<5 {
+            try writer.readWrite { tx in try tx.setObject(round, forKey: "k", inCollection: nil) }
+        }
+        #expect(retained() == [22, 23, 24, 25, 26])
+        #expect(try reader.beginLongLivedReadTransaction().map(\.snapshot) == [22, 23, 24, 25, 26])
+        #expect(TestSupport.wait { retained().isEmpty })
+        _ = idle
     }
 }

@@ -62,7 +62,10 @@ import Testing
     @Test(arguments: TestKeyKind.allCases)
     func singleRowGetters(kind: TestKeyKind) throws {
         let test = try populated(kind)
-        for connection in [try test.connection(), try test.connection(config: ConnectionConfig(objectCacheEnabled: false, metadataCacheEnabled: false))] {
+        for connection in [
+            try test.connection(),
+            try test.connection(config: ConnectionConfig(objectCacheEnabled: false, metadataCacheEnabled: false)),
+        ] {
             try connection.read { tx throws in
                 #expect(try tx.hasObject(forKey: "n1", inCollection: "notes"))
                 #expect(try !tx.hasObject(forKey: "n1", inCollection: "blobs"))
@@ -71,7 +74,8 @@ import Testing
                 // Registered Codable: untyped and typed reads give the Note.
                 let untyped = try tx.object(forKey: "n2", inCollection: "notes")
                 #expect(untyped as? Note == Note(title: "t2", body: "b2"))
-                #expect(try tx.object(forKey: "n2", inCollection: "notes", as: Note.self) == Note(title: "t2", body: "b2"))
+                #expect(
+                    try tx.object(forKey: "n2", inCollection: "notes", as: Note.self) == Note(title: "t2", body: "b2"))
                 #expect(try tx.metadata(forKey: "n2", inCollection: "notes", as: Tag.self) == Tag(label: "l2", rank: 2))
                 #expect(try tx.metadata(forKey: "n2", inCollection: "notes") as? Tag == Tag(label: "l2", rank: 2))
                 let both = try #require(try tx.objectAndMetadata(forKey: "n3", inCollection: "notes"))
@@ -200,7 +204,8 @@ import Testing
         }
         // The writer cached what it was given, not what is stored.
         try writer.read { tx throws in
-            #expect(try tx.object(forKey: "broken", inCollection: "notes", as: Note.self) == Note(title: "x", body: "y"))
+            #expect(
+                try tx.object(forKey: "broken", inCollection: "notes", as: Note.self) == Note(title: "x", body: "y"))
         }
     }
 
@@ -271,5 +276,58 @@ import Testing
         #expect(titles == ["t0", "t1", "t2", "t3", "t4"])
         struct Failure: Error {}
         #expect(throws: Failure.self) { try test.connection().read { _ in throw Failure() } }
+    }
+}
+
+extension TransactionReadTests {
+    struct NoteV2: Codable, Sendable, Equatable {
+        var title: String
+    }
+
+    /// A typed read of an automatic-JSON row decodes the stored JSON; whether the writer's
+    /// cache holds the Swift value it wrote must not change the answer.
+    @Test func typedReadOfAutomaticJSONDoesNotDependOnTheCache() throws {
+        let test = try TestDatabase()
+        let writer = try test.connection()
+        try writer.readWrite { tx in
+            try tx.setObject(42, forKey: "n", inCollection: "auto")
+            try tx.setObject(Note(title: "t", body: "b"), forKey: "note", inCollection: "auto")
+        }
+        let fresh = try test.connection()
+        for connection in [fresh, writer] {
+            try connection.read { tx throws in
+                #expect(try tx.object(forKey: "n", inCollection: "auto", as: Double.self) == 42.0)
+                #expect(try tx.object(forKey: "note", inCollection: "auto", as: NoteV2.self) == NoteV2(title: "t"))
+                #expect(try tx.object(forKey: "n", inCollection: "auto", as: Int.self) == 42)
+                #expect(try tx.object(forKey: "n", inCollection: "auto", as: Double.self) == 42.0)
+            }
+        }
+    }
+}
+
+extension TransactionReadTests {
+    @Test func typedMetadataReadOfAutomaticJSONDoesNotDependOnTheCache() throws {
+        let test = try TestDatabase()
+        let writer = try test.connection()
+        try writer.readWrite { tx in try tx.setObject("o", forKey: "k", inCollection: "auto", withMetadata: 7) }
+        for connection in [try test.connection(), writer] {
+            try connection.read { tx throws in
+                #expect(try tx.metadata(forKey: "k", inCollection: "auto", as: Double.self) == 7.0)
+                #expect(try tx.metadata(forKey: "k", inCollection: "auto", as: Int.self) == 7)
+                let mismatch = try #require(throws: DatabaseError.self) {
+                    try tx.metadata(forKey: "k", inCollection: "auto", as: [String].self)
+                }
+                #expect(mismatch.code == .serialization)
+            }
+        }
+        // Registered Codable collections still report a type mismatch.
+        test.database.registerCodable(Note.self, forCollection: "notes")
+        try writer.readWrite { tx in try tx.setObject(Note(title: "t", body: "b"), forKey: "n", inCollection: "notes") }
+        for connection in [try test.connection(), writer] {
+            let error = try #require(throws: DatabaseError.self) {
+                try connection.read { tx in try tx.object(forKey: "n", inCollection: "notes", as: NoteV2.self) }
+            }
+            #expect(error.code == .typeMismatch)
+        }
     }
 }

@@ -59,12 +59,15 @@ import Testing
         try writer.readWrite { tx in
             try tx.setObject(
                 Note(title: "serialized", body: "pre"), forKey: "p", inCollection: "notes",
-                withMetadata: Tag(label: "m", rank: 7), serializedObject: objectBytes, serializedMetadata: metadataBytes)
+                withMetadata: Tag(label: "m", rank: 7), serializedObject: objectBytes, serializedMetadata: metadataBytes
+            )
         }
         try reader.read { tx throws in
             #expect(try tx.serializedObject(forKey: "p", inCollection: "notes") == objectBytes)
             #expect(try tx.serializedMetadata(forKey: "p", inCollection: "notes") == metadataBytes)
-            #expect(try tx.object(forKey: "p", inCollection: "notes", as: Note.self) == Note(title: "serialized", body: "pre"))
+            #expect(
+                try tx.object(forKey: "p", inCollection: "notes", as: Note.self)
+                    == Note(title: "serialized", body: "pre"))
             #expect(try tx.metadata(forKey: "p", inCollection: "notes", as: Tag.self) == Tag(label: "m", rank: 7))
         }
     }
@@ -181,7 +184,8 @@ import Testing
         #expect(remaining == Set(stride(from: 1, to: count, by: 2).map { "k\($0)" }))
         #expect(try reader.read { tx in try tx.hasObject(forKey: "k0", inCollection: "other") })
         let removed = try #require(recorder.changeset(snapshot: 2)).removedKeys
-        #expect(removed == Set(stride(from: 0, to: count, by: 2).map { CollectionKey(collection: "many", key: "k\($0)") }))
+        #expect(
+            removed == Set(stride(from: 0, to: count, by: 2).map { CollectionKey(collection: "many", key: "k\($0)") }))
         try writer.readWrite { tx in try tx.removeObjects(forKeys: [], inCollection: "many") }
         #expect(test.database.snapshot == 2)
     }
@@ -264,7 +268,9 @@ import Testing
         }
         #expect(test.database.snapshot == 1)
         for connection in [writer, reader] {
-            #expect(try connection.read { tx in try tx.object(forKey: "a", inCollection: "notes", as: Note.self) } == note(1))
+            #expect(
+                try connection.read { tx in try tx.object(forKey: "a", inCollection: "notes", as: Note.self) }
+                    == note(1))
         }
         // The connection is usable afterwards, and the next commit is snapshot 2.
         try writer.readWrite { tx in try tx.setObject(note(5), forKey: "a", inCollection: "notes") }
@@ -347,7 +353,9 @@ import Testing
         let later = DispatchSemaphore(value: 0)
         try writer.readWrite { tx in
             try tx.setObject(note(3), forKey: "c", inCollection: "notes")
-            tx.addCompletion { events.append("later"); later.signal() }
+            tx.addCompletion {
+                events.append("later"); later.signal()
+            }
         }
         #expect(TestSupport.wait(later))
         #expect(rolledBack.value == false)
