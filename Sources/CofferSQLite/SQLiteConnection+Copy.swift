@@ -65,9 +65,12 @@ extension SQLiteConnection {
         } else if let pageSize {
             try execute("PRAGMA coffer_export.page_size = \(pageSize)")
         }
+        // sqlcipher_export copies tables and rows but not these header fields; auto_vacuum must be
+        // set while the target is still empty.
+        let autoVacuum = try scalarInt("PRAGMA main.auto_vacuum") ?? 0
+        try execute("PRAGMA coffer_export.auto_vacuum = \(autoVacuum)")
         let version = try scalarInt("PRAGMA main.user_version") ?? 0
         try execute("SELECT sqlcipher_export('coffer_export')")
-        // sqlcipher_export copies tables and indexes but not the header's user_version.
         try execute("PRAGMA coffer_export.user_version = \(version)")
     }
 

@@ -30,3 +30,25 @@ extension TestSupport {
         _ = try open(url, options: options, timeout: timeout)
     }
 }
+
+extension TestSupport {
+    /// Waits until no `Database` in this process holds `url` (a released database can take a
+    /// moment to let go while a queued notification finishes).
+    /// - Throws: `.misuse` when the file stays open past `timeout`.
+    public static func waitUntilClosed(_ url: URL, timeout: Duration = .seconds(5)) throws {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            do {
+                var probe = DatabaseOptions()
+                probe.createIfMissing = false
+                _ = try Database(url: url, options: probe)
+                return
+            } catch let error as DatabaseError where error.code == .misuse {
+                guard ContinuousClock.now < deadline else { throw error }
+                Thread.sleep(forTimeInterval: 0.005)
+            } catch {
+                return
+            }
+        }
+    }
+}
