@@ -34,34 +34,52 @@ extension Preferences {
         for stream in streams { stream.yield(change) }
     }
 
-    /// Applies one committed changeset, in commit order.
+    /// Subscribes `observer` to the database's commits: ``Database/modifiedNotification`` is
+    /// posted in commit order on a dispatch queue, so keeping memory current never depends on
+    /// Swift concurrency's thread pool.
+    static func subscribe(_ observer: PreferencesObserver, to database: Database) -> any NSObjectProtocol {
+        NotificationCenter.default.addObserver(
+            forName: Database.modifiedNotification, object: nil, queue: nil
+        ) { [weak database] notification in
+            guard let database, notification.object as AnyObject? === database,
+                let changeset = notification.userInfo?[Database.changesetKey] as? Changeset
+            else { return }
+            observer.receive(changeset)
+        }
+    }
+
+    /// Hands a changeset to the delivery queue (called in commit order).
+    func enqueue(_ changeset: Changeset) {
+        deliveryQueue.async { [weak self] in self?.observe(changeset) }
+    }
+
+    /// Applies one committed changeset, in commit order, on the delivery queue.
     ///
     /// The proxy's own commits only advance `committedLocalVersion`: memory already holds their
     /// values (or newer ones). For other writers' commits the touched keys are read back; a key
-    /// this instance changed later than its last commit keeps the local value, because the
-    /// proxy's pending write will overwrite the database.
-    func observe(_ changeset: Changeset) async {
+    /// this instance changed after its last commit keeps the local value, because the proxy's
+    /// pending write will overwrite the database.
+    func observe(_ changeset: Changeset) {
+        let collection = collection
         if let commit = changeset.customObject as? ConnectionProxyCommit, commit.proxyID == proxy.id {
             state.withLock { $0.committedLocalVersion = max($0.committedLocalVersion, commit.version) }
             return
         }
-        let collection = collection
         let reloadAll = changeset.allKeysRemoved || changeset.removedCollections.contains(collection)
         var touched = Set<String>()
         for ck in changeset.objectChanges where ck.collection == collection { touched.insert(ck.key) }
         for ck in changeset.removedKeys where ck.collection == collection { touched.insert(ck.key) }
         guard reloadAll || !touched.isEmpty else { return }
-        let keys = touched
         let fetched: [String: PreferenceValue]
         do {
-            fetched = try await proxy.readConnection.read { tx in
+            fetched = try proxy.readConnection.read { tx in
                 var values: [String: PreferenceValue] = [:]
                 if reloadAll {
                     try tx.enumerateKeysAndObjects(inCollection: collection, as: PreferenceValue.self) { key, value, _ in
                         values[key] = value
                     }
                 } else {
-                    for key in keys {
+                    for key in touched {
                         values[key] = try tx.object(forKey: key, inCollection: collection, as: PreferenceValue.self)
                     }
                 }
@@ -74,22 +92,19 @@ extension Preferences {
             return
         }
         let changed = state.withLock { state -> Set<String> in
-            let candidates = reloadAll ? Set(state.entries.keys).union(fetched.keys) : keys
+            let candidates = reloadAll ? Set(state.entries.keys).union(fetched.keys) : touched
             var changed = Set<String>()
             for key in candidates {
                 let newValue = fetched[key]
                 let entry = state.entries[key]
                 if let entry, entry.localVersion > state.committedLocalVersion { continue }
                 guard entry?.value != newValue else { continue }
-                if newValue == nil && entry == nil { continue }
                 state.entries[key, default: PreferencesEntry()].value = newValue
                 changed.insert(key)
             }
             return changed
         }
         guard !changed.isEmpty else { return }
-        deliveryQueue.async { [weak self] in
-            self?.publish(PreferencesChange(keys: changed, isExternal: true))
-        }
+        publish(PreferencesChange(keys: changed, isExternal: true))
     }
 }

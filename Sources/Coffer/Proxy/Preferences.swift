@@ -59,7 +59,9 @@ public final class Preferences: Sendable {
     let state: Mutex<PreferencesState>
     /// Posts notifications and feeds ``changes``, in order.
     let deliveryQueue: DispatchQueue
-    private let observer = Mutex<Task<Void, Never>?>(nil)
+    private let observer: PreferencesObserver
+    /// The ``Database/modifiedNotification`` subscription, removed when the instance is released.
+    private let observerToken: Mutex<any NSObjectProtocol>
 
     /// Opens the preferences of `suite`, loading its stored values.
     ///
@@ -77,27 +79,30 @@ public final class Preferences: Sendable {
         self.collection = collection
         self.proxy = try ConnectionProxy(database: database)
         self.deliveryQueue = DispatchQueue(label: "coffer.preferences.\(suite)")
-        // Subscribe before loading, so no commit falls between the two.
-        let changesets = database.changes
-        let loaded = try proxy.readConnection.read { tx in
-            var values: [String: PreferencesEntry] = [:]
-            try tx.enumerateKeysAndObjects(inCollection: collection, as: PreferenceValue.self) { key, value, _ in
-                values[key] = PreferencesEntry(value: value)
+        // Subscribe before loading: commits from then on are buffered until the instance is ready.
+        let observer = PreferencesObserver()
+        self.observer = observer
+        let token = Self.subscribe(observer, to: database)
+        let loaded: [String: PreferencesEntry]
+        do {
+            loaded = try proxy.readConnection.read { tx in
+                var values: [String: PreferencesEntry] = [:]
+                try tx.enumerateKeysAndObjects(inCollection: collection, as: PreferenceValue.self) { key, value, _ in
+                    values[key] = PreferencesEntry(value: value)
+                }
+                return values
             }
-            return values
+        } catch {
+            NotificationCenter.default.removeObserver(token)
+            throw error
         }
+        self.observerToken = Mutex(token)
         self.state = Mutex(PreferencesState(entries: loaded))
-        let task = Task.detached { [weak self] in
-            for await changeset in changesets {
-                guard let self else { return }
-                await self.observe(changeset)
-            }
-        }
-        observer.withLock { $0 = task }
+        observer.attach(self)
     }
 
     deinit {
-        observer.withLock { $0?.cancel() }
+        observerToken.withLock { NotificationCenter.default.removeObserver($0) }
         let streams = state.withLock { Array($0.streams.values) }
         for stream in streams { stream.finish() }
     }
