@@ -36,13 +36,13 @@ import Testing
         try proxy.flush()
         #expect(proxy.pendingChangeCount == 0)
         #expect(try ProxyTestSupport.stored(db, "k", "c") == nil)
-        let note = try db.newConnection().read { tx in try tx.object(forKey: "n", inCollection: "notes", as: Note.self) }
+        let note = try ProxyTestSupport.connection(db).read { tx in try tx.object(forKey: "n", inCollection: "notes", as: Note.self) }
         #expect(note == Note(title: "t", body: "b"))
     }
 
     @Test func readsFallBackToTheDatabase() throws {
         let db = try open()
-        try db.newConnection().readWrite { tx in
+        try ProxyTestSupport.connection(db).readWrite { tx in
             try tx.setObject("stored", forKey: "k", inCollection: "c", withMetadata: "meta")
         }
         let proxy = try ConnectionProxy(database: db)
@@ -94,7 +94,7 @@ import Testing
         lock.release()
         try proxy.flush()
         #expect(db.snapshot - before == 1)
-        let count = try db.newConnection().read { tx in try tx.numberOfKeys(inCollection: "c") }
+        let count = try ProxyTestSupport.connection(db).read { tx in try tx.numberOfKeys(inCollection: "c") }
         #expect(count == 500)
     }
 
@@ -128,7 +128,7 @@ import Testing
 
     @Test func resetDropsPendingChanges() throws {
         let db = try open()
-        try db.newConnection().readWrite { tx in try tx.setObject("old", forKey: "k1", inCollection: "c") }
+        try ProxyTestSupport.connection(db).readWrite { tx in try tx.setObject("old", forKey: "k1", inCollection: "c") }
         let proxy = try ConnectionProxy(database: db)
         let lock = try WriteLockHolder(db)
         proxy.setObject("new", forKey: "k1", inCollection: "c")
@@ -152,7 +152,7 @@ import Testing
 
     @Test func collectionFilterLimitsDatabaseReads() throws {
         let db = try open()
-        try db.newConnection().readWrite { tx in
+        try ProxyTestSupport.connection(db).readWrite { tx in
             try tx.setObject("one", forKey: "k", inCollection: "c1")
             try tx.setObject("two", forKey: "k", inCollection: "c2")
         }
@@ -161,9 +161,13 @@ import Testing
         #expect(try proxy.object(forKey: "k", inCollection: "c1", as: String.self) == "one")
         #expect(try proxy.object(forKey: "k", inCollection: "c2") == nil)
         #expect(try proxy.objectAndMetadata(forKey: "k", inCollection: "c2") == nil)
-        // Pending values of a filtered collection are still visible.
+        // Pending values of a filtered collection are visible until written; then they read as nil.
+        let lock = try WriteLockHolder(db)
         proxy.setObject("pending", forKey: "p", inCollection: "c2")
         #expect(try proxy.object(forKey: "p", inCollection: "c2", as: String.self) == "pending")
+        lock.release()
+        try proxy.flush()
+        #expect(try proxy.object(forKey: "p", inCollection: "c2") == nil)
         // A filtered row counts as missing for replace.
         try proxy.replaceObject("replaced", forKey: "k", inCollection: "c2")
         #expect(!proxy.hasPendingChange(forKey: "k", inCollection: "c2"))
@@ -174,7 +178,7 @@ import Testing
 
     @Test func replaceTouchesOnlyExistingRows() throws {
         let db = try open()
-        try db.newConnection().readWrite { tx in
+        try ProxyTestSupport.connection(db).readWrite { tx in
             try tx.setObject("object", forKey: "row", inCollection: "c", withMetadata: "meta")
         }
         let proxy = try ConnectionProxy(database: db)
@@ -189,7 +193,7 @@ import Testing
         try proxy.replaceObject("back", forKey: "gone", inCollection: "c")
         #expect(try proxy.object(forKey: "gone", inCollection: "c") == nil)
         try proxy.flush()
-        let (object, metadata, newMetadata) = try db.newConnection().read { tx in
+        let (object, metadata, newMetadata) = try ProxyTestSupport.connection(db).read { tx in
             (
                 try tx.object(forKey: "row", inCollection: "c", as: String.self),
                 try tx.metadata(forKey: "row", inCollection: "c", as: String.self),
@@ -210,7 +214,7 @@ import Testing
         #expect(try proxy.object(forKey: "k1", inCollection: "c") == nil)
         #expect(try proxy.object(forKey: "k6", inCollection: "c", as: Int.self) == 6)
         try proxy.flush()
-        let count = try db.newConnection().read { tx in try tx.numberOfKeys(inCollection: "c") }
+        let count = try ProxyTestSupport.connection(db).read { tx in try tx.numberOfKeys(inCollection: "c") }
         #expect(count == 5)
     }
 
@@ -269,7 +273,7 @@ import Testing
         let db = try open()
         let proxy = try ConnectionProxy(database: db)
         proxy.setObject(1, forKey: "k", inCollection: "c")
-        let other = try db.newConnection()
+        let other = try ProxyTestSupport.connection(db)
         try other.readWrite { _ in
             let error = #expect(throws: DatabaseError.self) { try proxy.flush() }
             #expect(error?.code == .misuse)
@@ -282,9 +286,9 @@ import Testing
         let otherDir = TemporaryDirectory()
         let otherDB = try Database(url: otherDir.file("other.db"), options: TestSupport.rawKeyOptions())
         #expect(throws: DatabaseError.self) {
-            _ = try ConnectionProxy(readConnection: db.newConnection(), writeConnection: otherDB.newConnection())
+            _ = try ConnectionProxy(readConnection: ProxyTestSupport.connection(db), writeConnection: otherDB.newConnection())
         }
-        let shared = try db.newConnection()
+        let shared = try ProxyTestSupport.connection(db)
         let proxy = try ConnectionProxy(readConnection: shared, writeConnection: shared)
         proxy.setObject("v", forKey: "k", inCollection: "c")
         try proxy.flush()
@@ -301,7 +305,7 @@ import Testing
             try proxy.flush()
         }
         let db = try ProxyTestSupport.reopen(url, key: key)
-        let (count, value, metadata) = try db.newConnection().read { tx in
+        let (count, value, metadata) = try ProxyTestSupport.connection(db).read { tx in
             (
                 try tx.numberOfKeys(inCollection: "c"),
                 try tx.object(forKey: "k42", inCollection: "c", as: String.self),

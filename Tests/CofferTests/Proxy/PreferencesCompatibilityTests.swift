@@ -93,13 +93,15 @@ import Testing
 
         // The same values read back from disk behave the same.
         try prefs.flush()
-        let reloaded = try Preferences(database: db, suite: "compat")
+        let reloaded = try ProxyTestSupport.retryingBusy { try Preferences(database: db, suite: "compat") }
         for (index, (label, value)) in Self.inputs.enumerated() {
             compare(suite.defaults, reloaded, key: "k\(index)", label: "reloaded \(label)", skipURL: value is Data)
         }
         let expected = suite.defaults.dictionaryRepresentation()
         let actual = reloaded.dictionaryRepresentation()
-        for key in keys {
+        // Once UserDefaults has round-tripped the suite through its property-list file, it returns
+        // floats as doubles and -0.0 as 0.0 here (but not from its getters); Preferences keeps both.
+        for (key, (_, value)) in zip(keys, Self.inputs) where !(value is Float) && !Self.isNegativeZero(value) {
             #expect(Self.canonical(expected[key]) == Self.canonical(actual[key]), "dictionaryRepresentation \(key)")
         }
     }
@@ -183,6 +185,11 @@ import Testing
             "dictionary: \(label)")
         #expect(prefs.stringArray(forKey: key) == defaults.stringArray(forKey: key), "stringArray: \(label)")
         #expect(Self.canonical(prefs.object(forKey: key)) == Self.canonical(defaults.object(forKey: key)), "object: \(label)")
+    }
+
+    static func isNegativeZero(_ value: Any) -> Bool {
+        guard let double = value as? Double, type(of: value) == Double.self else { return false }
+        return double == 0 && double.sign == .minus
     }
 
     /// Equal, or both NaN.

@@ -104,7 +104,7 @@ import Testing
             try prefs.flush()
         }
         let db = try ProxyTestSupport.reopen(url, key: key)
-        let stored = try db.newConnection().read { tx in
+        let stored = try ProxyTestSupport.connection(db).read { tx in
             try tx.allKeys(inCollection: Preferences.collection(forSuite: "default"))
         }
         #expect(stored == ["flag"])
@@ -128,7 +128,7 @@ import Testing
         #expect(plugin.dictionaryRepresentation().count == 2)
         try app.flush()
         try plugin.flush()
-        let counts = try db.newConnection().read { tx in
+        let counts = try ProxyTestSupport.connection(db).read { tx in
             (
                 try tx.numberOfKeys(inCollection: Preferences.collection(forSuite: "app")),
                 try tx.numberOfKeys(inCollection: Preferences.collection(forSuite: "plugin"))
@@ -179,7 +179,7 @@ import Testing
         #expect(external?.keys == ["k"])
         #expect(second.string(forKey: "k") == "from-first")
         // A plain connection's removal of the whole collection reaches both instances.
-        try await db.newConnection().readWrite { tx in
+        try await ProxyTestSupport.connection(db).readWrite { tx in
             try tx.removeAllObjects(inCollection: Preferences.collection(forSuite: "shared"))
         }
         #expect(await ProxyTestSupport.eventually { second.object(forKey: "k") == nil && first.object(forKey: "k") == nil })
@@ -193,7 +193,7 @@ import Testing
         let hold = DispatchSemaphore(value: 0)
         prefs.proxy.writeConnection.asyncRead { _ in _ = hold.wait(timeout: .now() + 30) }
         prefs.set("local", forKey: "k")
-        try await db.newConnection().readWrite { tx in
+        try await ProxyTestSupport.connection(db).readWrite { tx in
             try tx.setObject(PreferenceValue.string("external"), forKey: "k", inCollection: collection)
             try tx.setObject(PreferenceValue.string("external"), forKey: "marker", inCollection: collection)
         }
@@ -203,12 +203,12 @@ import Testing
         hold.signal()
         try await prefs.flush()
         #expect(prefs.string(forKey: "k") == "local")
-        let stored = try await db.newConnection().read { tx in
+        let stored = try await ProxyTestSupport.connection(db).read { tx in
             try tx.object(forKey: "k", inCollection: collection, as: PreferenceValue.self)
         }
         #expect(stored == .string("local"))
         // A later external commit replaces the committed local value.
-        try await db.newConnection().readWrite { tx in
+        try await ProxyTestSupport.connection(db).readWrite { tx in
             try tx.setObject(PreferenceValue.int(3), forKey: "k", inCollection: collection)
         }
         #expect(await ProxyTestSupport.eventually { prefs.integer(forKey: "k") == 3 })
@@ -252,7 +252,7 @@ import Testing
         #expect(prefs.pendingChangeCount == 1)
         failing.store(false, ordering: .relaxed)
         #expect(prefs.synchronize())
-        let stored = try db.newConnection().read { tx in
+        let stored = try ProxyTestSupport.connection(db).read { tx in
             try tx.object(forKey: "k", inCollection: Preferences.collection(forSuite: "flaky"), as: PreferenceValue.self)
         }
         #expect(stored == .string("kept"))
@@ -260,7 +260,7 @@ import Testing
 
     @Test func storedValuesThatDoNotDecodeFailTheLoad() throws {
         let db = try open()
-        try db.newConnection().readWrite { tx in
+        try ProxyTestSupport.connection(db).readWrite { tx in
             try tx.setObject(
                 "not a preference", forKey: "broken", inCollection: Preferences.collection(forSuite: "default"))
         }

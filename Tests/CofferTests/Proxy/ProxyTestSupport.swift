@@ -108,8 +108,29 @@ enum ProxyTestSupport {
         return condition()
     }
 
-    /// Reads a string through a fresh connection: what the database holds, not the proxy.
+    /// Runs `open`, retrying while it fails with `.busy`.
+    ///
+    /// A new connection runs its first statement before the core sets its busy timeout, so opening
+    /// one while another connection commits or checkpoints can fail at once with `.busy` (reported
+    /// to the core; tests that open connections mid-activity go through here).
+    static func retryingBusy<T>(_ open: () throws -> T) throws -> T {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while true {
+            do {
+                return try open()
+            } catch let error as DatabaseError where error.code == .busy && ContinuousClock.now < deadline {
+                Thread.sleep(forTimeInterval: 0.005)
+            }
+        }
+    }
+
+    /// A new connection, opened with ``retryingBusy(_:)``.
+    static func connection(_ db: Database) throws -> Connection {
+        try retryingBusy { try db.newConnection() }
+    }
+
+    /// Reads a string through another connection: what the database holds, not the proxy.
     static func stored(_ db: Database, _ key: String, _ collection: String) throws -> String? {
-        try db.newConnection().read { tx in try tx.object(forKey: key, inCollection: collection, as: String.self) }
+        try connection(db).read { tx in try tx.object(forKey: key, inCollection: collection, as: String.self) }
     }
 }
