@@ -42,7 +42,9 @@ extension ConnectionProxy {
 
     /// Registers a waiter for everything up to the current version; returns a result instead
     /// when there is nothing to wait for.
-    private func enqueueFlush(_ resume: @escaping @Sendable (Result<Void, any Error>) -> Void) -> Result<Void, any Error>? {
+    private func enqueueFlush(_ resume: @escaping @Sendable (Result<Void, any Error>) -> Void) -> Result<
+        Void, any Error
+    >? {
         let (immediate, mustWrite) = state.withLock { state -> (Result<Void, any Error>?, Bool) in
             let target = state.version
             if state.committedVersion >= target || (state.phase == .idle && state.dirtyKeys.isEmpty) {

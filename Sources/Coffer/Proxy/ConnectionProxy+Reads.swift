@@ -75,7 +75,8 @@ extension ConnectionProxy {
         case .pending(let value): return try value.map { try Self.cast($0, to: T.self, ck) }
         case .filtered: return nil
         case .database:
-            return try readConnection.read { tx in try tx.metadata(forKey: key, inCollection: ck.collection, as: T.self) }
+            return try readConnection.read { tx in try tx.metadata(forKey: key, inCollection: ck.collection, as: T.self)
+            }
         }
     }
 
@@ -89,7 +90,8 @@ extension ConnectionProxy {
         case .pending(let value): return try value.map { try Self.castDecoding($0, to: T.self, ck) }
         case .filtered: return nil
         case .database:
-            return try readConnection.read { tx in try tx.metadata(forKey: key, inCollection: ck.collection, as: T.self) }
+            return try readConnection.read { tx in try tx.metadata(forKey: key, inCollection: ck.collection, as: T.self)
+            }
         }
     }
 

@@ -14,8 +14,10 @@ extension ConnectionProxy {
         stageSet(object, metadata: metadata, CollectionKey(collection: collection ?? "", key: key))
     }
 
-    /// Replaces the object of an existing row and keeps its metadata; does nothing when the row
-    /// does not exist (neither pending in the proxy nor in the database). A nil object removes the row.
+    /// Replaces the object of an existing row and keeps its metadata.
+    ///
+    /// Does nothing when the row exists neither in the proxy nor in the database. A nil object
+    /// removes the row.
     ///
     /// - Complexity: O(1) when the proxy holds a change for the row; otherwise one read
     ///   transaction to learn whether the row exists.
@@ -33,8 +35,9 @@ extension ConnectionProxy {
         }
     }
 
-    /// Replaces the metadata of an existing row and keeps its object; does nothing when the row
-    /// does not exist. Nil clears the metadata.
+    /// Replaces the metadata of an existing row and keeps its object.
+    ///
+    /// Does nothing when the row does not exist. Nil clears the metadata.
     ///
     /// - Complexity: O(1) when the proxy holds a change for the row; otherwise one read transaction.
     /// - Throws: ``DatabaseError`` from reading the database.

@@ -21,9 +21,10 @@ extension PreferenceValue {
         self = converted
     }
 
-    /// The value as `UserDefaults.object(forKey:)` returns it: `Bool`, `Int`, `Double`, `Float`,
-    /// `String`, `Data`, `Date`, `URL`, `[Any]` or `[String: Any]`. A ``codable(_:)`` value
-    /// reads as its JSON `Data`.
+    /// The value as `UserDefaults.object(forKey:)` returns it.
+    ///
+    /// One of `Bool`, `Int`, `Double`, `Float`, `String`, `Data`, `Date`, `URL`, `[Any]` or
+    /// `[String: Any]`; a ``codable(_:)`` value reads as its JSON `Data`.
     public var propertyListObject: Any {
         switch self {
         case .bool(let value): return value

@@ -2,9 +2,10 @@ import Foundation
 
 /// Change announcements and keeping memory current with other writers' commits.
 extension Preferences {
-    /// Every change from now on — local sets (coalesced) and commits of other writers to the
-    /// suite — as an asynchronous sequence. Each access returns a new, independent sequence; it
-    /// ends when the instance is released.
+    /// Every change from now on, as an asynchronous sequence.
+    ///
+    /// Covers local sets (coalesced) and commits of other writers to the suite. Each access
+    /// returns a new, independent sequence; it ends when the instance is released.
     public var changes: AsyncStream<PreferencesChange> {
         let (stream, continuation) = AsyncStream.makeStream(of: PreferencesChange.self, bufferingPolicy: .unbounded)
         let id = state.withLock { state in
@@ -75,7 +76,8 @@ extension Preferences {
             fetched = try proxy.readConnection.read { tx in
                 var values: [String: PreferenceValue] = [:]
                 if reloadAll {
-                    try tx.enumerateKeysAndObjects(inCollection: collection, as: PreferenceValue.self) { key, value, _ in
+                    try tx.enumerateKeysAndObjects(inCollection: collection, as: PreferenceValue.self) {
+                        key, value, _ in
                         values[key] = value
                     }
                 } else {

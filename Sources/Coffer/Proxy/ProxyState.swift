@@ -122,7 +122,9 @@ struct ProxyState {
 
     /// Settles the batch in flight; returns the waiters to resume (with the result) and
     /// whether another transaction must be queued.
-    mutating func finishBatch(error: (any Error)?) -> (resume: [FlushWaiter], result: Result<Void, any Error>, requeue: Bool) {
+    mutating func finishBatch(error: (any Error)?) -> (
+        resume: [FlushWaiter], result: Result<Void, any Error>, requeue: Bool
+    ) {
         let batch = inFlight
         inFlight = nil
         if let error {

@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import Synchronization
 import Testing
+
 @testable import Coffer
 
 @Suite struct ConnectionPoolTests {
@@ -125,7 +126,9 @@ import Testing
         try await withThrowingTaskGroup(of: String?.self) { group in
             for _ in 0..<32 {
                 group.addTask {
-                    try await pool.connection().read { tx in try tx.object(forKey: "k", inCollection: "c", as: String.self) }
+                    try await pool.connection().read { tx in
+                        try tx.object(forKey: "k", inCollection: "c", as: String.self)
+                    }
                 }
             }
             for try await value in group { #expect(value == "v") }

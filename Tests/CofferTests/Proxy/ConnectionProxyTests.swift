@@ -1,6 +1,7 @@
 import CofferTestSupport
 import Foundation
 import Testing
+
 @testable import Coffer
 
 @Suite struct ConnectionProxyTests {
@@ -36,7 +37,9 @@ import Testing
         try proxy.flush()
         #expect(proxy.pendingChangeCount == 0)
         #expect(try ProxyTestSupport.stored(db, "k", "c") == nil)
-        let note = try ProxyTestSupport.connection(db).read { tx in try tx.object(forKey: "n", inCollection: "notes", as: Note.self) }
+        let note = try ProxyTestSupport.connection(db).read { tx in
+            try tx.object(forKey: "n", inCollection: "notes", as: Note.self)
+        }
         #expect(note == Note(title: "t", body: "b"))
     }
 
@@ -286,7 +289,8 @@ import Testing
         let otherDir = TemporaryDirectory()
         let otherDB = try Database(url: otherDir.file("other.db"), options: TestSupport.rawKeyOptions())
         #expect(throws: DatabaseError.self) {
-            _ = try ConnectionProxy(readConnection: ProxyTestSupport.connection(db), writeConnection: otherDB.newConnection())
+            _ = try ConnectionProxy(
+                readConnection: ProxyTestSupport.connection(db), writeConnection: otherDB.newConnection())
         }
         let shared = try ProxyTestSupport.connection(db)
         let proxy = try ConnectionProxy(readConnection: shared, writeConnection: shared)

@@ -1,13 +1,16 @@
 import Foundation
 import Testing
+
 @testable import Coffer
 
 @Suite struct PreferenceValueTests {
+    static let webURL = URL(string: "https://e.com/a?b=1#c") ?? URL(fileURLWithPath: "/")
+
     static let samples: [PreferenceValue] = [
         .bool(true), .bool(false), .int(.min), .int(.max), .int(0), .double(-0.0), .double(1e300),
         .double(5e-324), .double(.infinity), .double(-.infinity), .float(0.1), .float(-.infinity),
         .float(3.4e38), .string(""), .string("é\n\"quoted\""), .data(Data()), .data(Data([0, 255])),
-        .date(Date(timeIntervalSinceReferenceDate: 123.456_789_012_3)), .url(URL(string: "https://e.com/a?b=1#c")!),
+        .date(Date(timeIntervalSinceReferenceDate: 123.456_789_012_3)), .url(Self.webURL),
         .array([]), .array([.int(1), .string("x"), .array([.bool(true)])]),
         .dictionary([:]), .dictionary(["a": .dictionary(["b": .double(2.5)])]), .codable(Data("{\"x\":1}".utf8)),
     ]
@@ -42,7 +45,9 @@ import Testing
 
     @Test func malformedJSONIsADecodingError() {
         for json in [#"{}"#, #"{"i":1,"s":"x"}"#, #"{"q":1}"#, #"{"i":"x"}"#, #"{"d":"huge"}"#, #"{"u":""}"#] {
-            #expect(throws: DecodingError.self) { try JSONDecoder().decode(PreferenceValue.self, from: Data(json.utf8)) }
+            #expect(throws: DecodingError.self) {
+                try JSONDecoder().decode(PreferenceValue.self, from: Data(json.utf8))
+            }
         }
     }
 
@@ -57,7 +62,7 @@ import Testing
         #expect(PreferenceValue(propertyList: NSNumber(value: Float(1.5))) == .float(1.5))
         #expect(PreferenceValue(propertyList: "s" as Substring) == .string("s"))
         #expect(PreferenceValue(propertyList: URL(fileURLWithPath: "/tmp/x")) == .string("/tmp/x"))
-        #expect(PreferenceValue(propertyList: URL(string: "https://e.com")!) == .url(URL(string: "https://e.com")!))
+        #expect(PreferenceValue(propertyList: Self.webURL) == .url(Self.webURL))
         #expect(PreferenceValue(propertyList: ["a": [1, 2]]) == .dictionary(["a": .array([.int(1), .int(2)])]))
         #expect(PreferenceValue(propertyList: [Optional(1), nil] as [Int?]) == nil)
         #expect(PreferenceValue(propertyList: Optional<Int>.none as Any) == nil)

@@ -1,6 +1,7 @@
 import CofferTestSupport
 import Foundation
 import Testing
+
 @testable import Coffer
 
 /// Runs the same inputs through Foundation's `UserDefaults` and through ``Preferences`` and
@@ -43,7 +44,8 @@ import Testing
         inputs.append(("number array", [1, 2.5, true, "x"] as [Any]))
         inputs.append(("dictionary", ["a": 1, "b": "x"] as [String: Any]))
         inputs.append(("string dictionary", ["a": "b"]))
-        inputs.append(("nested dictionary", ["a": [1, 2], "b": ["c": Date(timeIntervalSince1970: 5)]] as [String: Any]))
+        inputs.append(
+            ("nested dictionary", ["a": [1, 2], "b": ["c": Date(timeIntervalSince1970: 5)]] as [String: Any]))
         inputs.append(("empty dictionary", [String: Any]()))
         return inputs
     }
@@ -177,14 +179,18 @@ import Testing
         #expect(prefs.string(forKey: key) == defaults.string(forKey: key), "string: \(label)")
         #expect(prefs.data(forKey: key) == defaults.data(forKey: key), "data: \(label)")
         if !skipURL {
-            #expect(prefs.url(forKey: key)?.absoluteString == defaults.url(forKey: key)?.absoluteString, "url: \(label)")
+            #expect(
+                prefs.url(forKey: key)?.absoluteString == defaults.url(forKey: key)?.absoluteString, "url: \(label)")
         }
-        #expect(Self.canonical(prefs.array(forKey: key)) == Self.canonical(defaults.array(forKey: key)), "array: \(label)")
+        #expect(
+            Self.canonical(prefs.array(forKey: key)) == Self.canonical(defaults.array(forKey: key)), "array: \(label)")
         #expect(
             Self.canonical(prefs.dictionary(forKey: key)) == Self.canonical(defaults.dictionary(forKey: key)),
             "dictionary: \(label)")
         #expect(prefs.stringArray(forKey: key) == defaults.stringArray(forKey: key), "stringArray: \(label)")
-        #expect(Self.canonical(prefs.object(forKey: key)) == Self.canonical(defaults.object(forKey: key)), "object: \(label)")
+        #expect(
+            Self.canonical(prefs.object(forKey: key)) == Self.canonical(defaults.object(forKey: key)),
+            "object: \(label)")
     }
 
     static func isNegativeZero(_ value: Any) -> Bool {

@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import Synchronization
 import Testing
+
 @testable import Coffer
 
 @Suite struct PreferencesTests {
@@ -32,7 +33,7 @@ import Testing
             prefs.set("text", forKey: "string")
             prefs.set(Data([0, 1, 2]), forKey: "data")
             prefs.set(date, forKey: "date")
-            prefs.set(URL(string: "https://example.com/a?b=c")!, forKey: "url")
+            prefs.set(try #require(URL(string: "https://example.com/a?b=c")), forKey: "url")
             prefs.set(URL(fileURLWithPath: "/tmp/file"), forKey: "fileURL")
             try prefs.set(["a", "b"], forKey: "strings")
             try prefs.set(["k": 1, "l": 2], forKey: "dict")
@@ -182,7 +183,8 @@ import Testing
         try await ProxyTestSupport.connection(db).readWrite { tx in
             try tx.removeAllObjects(inCollection: Preferences.collection(forSuite: "shared"))
         }
-        #expect(await ProxyTestSupport.eventually { second.object(forKey: "k") == nil && first.object(forKey: "k") == nil })
+        #expect(
+            await ProxyTestSupport.eventually { second.object(forKey: "k") == nil && first.object(forKey: "k") == nil })
     }
 
     @Test func aLocalChangeNotYetWrittenWinsOverAnExternalCommit() async throws {
@@ -253,7 +255,8 @@ import Testing
         failing.store(false, ordering: .relaxed)
         #expect(prefs.synchronize())
         let stored = try ProxyTestSupport.connection(db).read { tx in
-            try tx.object(forKey: "k", inCollection: Preferences.collection(forSuite: "flaky"), as: PreferenceValue.self)
+            try tx.object(
+                forKey: "k", inCollection: Preferences.collection(forSuite: "flaky"), as: PreferenceValue.self)
         }
         #expect(stored == .string("kept"))
     }

@@ -1,12 +1,13 @@
 import CofferTestSupport
 import Foundation
 import Testing
+
 @testable import Coffer
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Durability across processes: a child process writes through a proxy and preferences, flushes,
@@ -46,8 +47,9 @@ import Darwin
         _exit(0)
     }
 
-    @Test(.enabled(if: !isChild && testExecutable != nil, "needs to start the test executable again"),
-          .timeLimit(.minutes(2)))
+    @Test(
+        .enabled(if: !isChild && testExecutable != nil, "needs to start the test executable again"),
+        .timeLimit(.minutes(2)))
     func flushedValuesSurviveTheWritingProcessExitingAbruptly() throws {
         let executable = try #require(Self.testExecutable)
         let dir = TemporaryDirectory()

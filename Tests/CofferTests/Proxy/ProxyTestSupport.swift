@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import Synchronization
 import Testing
+
 @testable import Coffer
 
 /// A string codec that can hold a batch inside its transaction or make it fail, so tests control
@@ -92,7 +93,9 @@ enum ProxyTestSupport {
         while true {
             do {
                 return try Database(url: url, options: TestSupport.rawKeyOptions(key))
-            } catch let error as DatabaseError where (error.code == .misuse || error.code == .busy) && ContinuousClock.now < deadline {
+            } catch let error as DatabaseError
+                where (error.code == .misuse || error.code == .busy) && ContinuousClock.now < deadline
+            {
                 Thread.sleep(forTimeInterval: 0.01)
             }
         }
