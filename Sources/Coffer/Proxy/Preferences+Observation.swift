@@ -20,9 +20,13 @@ extension Preferences {
         return stream
     }
 
-    /// Runs on the delivery queue: announces the keys set locally since the last announcement.
+    /// Runs on the delivery queue: hands the keys set locally to the proxy and announces them.
     func announceLocalChanges() {
-        let keys = state.withLock { $0.takeNotifyKeys() }
+        let collection = collection
+        let keys = state.withLock { state in
+            state.handOff(to: proxy, collection: collection)
+            return state.takeChangedKeys()
+        }
         guard !keys.isEmpty else { return }
         publish(PreferencesChange(keys: keys, isExternal: false))
     }

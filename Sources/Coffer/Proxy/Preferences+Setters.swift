@@ -1,6 +1,10 @@
 public import Foundation
 
-/// Setting and removing values: memory and the proxy are updated at once; nothing waits for the disk.
+/// Setting and removing values: memory is updated at once and nothing waits for the disk.
+///
+/// Changes reach the proxy in bursts: a few milliseconds after the first change (or at once on
+/// ``Preferences/flush()``), every key changed since is handed over in one pass, so a set costs one
+/// lock and one dictionary update.
 extension Preferences {
     /// Stores a Boolean.
     /// - Complexity: O(1); written to the database in the next batch.
@@ -80,15 +84,15 @@ extension Preferences {
         for key in keys { removeObject(forKey: key) }
     }
 
-    /// Updates memory and stages the change in the proxy, under one lock so both see the same order.
+    /// Updates memory and lists the key for the next hand-off to the proxy.
     func store(_ value: PreferenceValue?, forKey key: String) {
-        let ck = CollectionKey(collection: collection, key: key)
-        let mustAnnounce = state.withLock { state -> Bool in
-            let version = value.map { proxy.stageSet($0, metadata: nil, ck) } ?? proxy.stageRemove(ck)
-            return state.noteLocal(value, forKey: key, version: version)
-        }
+        let mustAnnounce = state.withLock { $0.noteLocal(value, forKey: key) }
         if mustAnnounce {
-            deliveryQueue.async { [weak self] in self?.announceLocalChanges() }
+            // A short window gathers a burst of sets into one announcement, and keeps the setter
+            // from paying for a dispatch on every call.
+            deliveryQueue.asyncAfter(deadline: .now() + Self.announcementDelay) { [weak self] in
+                self?.announceLocalChanges()
+            }
         }
     }
 

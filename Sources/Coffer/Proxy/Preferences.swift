@@ -5,8 +5,9 @@ import Synchronization
 /// Encrypted preferences with a `UserDefaults`-style API, stored in a Coffer database.
 ///
 /// Each suite lives in its own collection (`coffer.preferences.<suite>`) and is written through a
-/// ``ConnectionProxy``: a set updates memory and returns at once, and the value reaches the
-/// database in the next coalesced batch. Reads never touch the database — the suite's values are
+/// ``ConnectionProxy``: a set updates memory and returns at once; within a few milliseconds the
+/// keys changed meanwhile are handed to the proxy together and reach the database in its next
+/// coalesced batch. Reads never touch the database — the suite's values are
 /// loaded once when the instance is created and kept current by its own writes and by commits of
 /// other writers to the same collection.
 ///
@@ -33,12 +34,15 @@ public final class Preferences: Sendable {
     /// Posted after preferences changed, on a queue owned by the instance; `object` is the
     /// ``Preferences`` and `userInfo` holds ``changedKeysKey`` and ``isExternalKey``.
     ///
-    /// Local changes are coalesced: a burst of sets is announced once, shortly after.
+    /// Local changes are coalesced: a burst of sets is announced once, a few milliseconds later.
     public static let didChangeNotification = Notification.Name("CofferPreferencesDidChange")
     /// The `userInfo` key of the changed keys (`Set<String>`) in ``didChangeNotification``.
     public static let changedKeysKey = "keys"
     /// The `userInfo` key of whether the change came from another writer (`Bool`).
     public static let isExternalKey = "isExternal"
+
+    /// How long local changes are gathered before they are announced.
+    static let announcementDelay = DispatchTimeInterval.milliseconds(2)
 
     /// The codec that stores ``PreferenceValue``s as JSON; build a chain on it to add stages.
     public static var codec: Serializer { .codable(PreferenceValue.self) }
@@ -102,6 +106,8 @@ public final class Preferences: Sendable {
     }
 
     deinit {
+        // Changes not handed over yet go to the proxy, whose queued write outlives this instance.
+        handOff()
         observerToken.withLock { NotificationCenter.default.removeObserver($0) }
         let streams = state.withLock { Array($0.streams.values) }
         for stream in streams { stream.finish() }
@@ -135,25 +141,37 @@ public final class Preferences: Sendable {
     }
 
     /// Blocks until every change made before the call is committed (see ``ConnectionProxy/flush()``).
-    /// - Throws: the error of a failed write; the changes stay pending and are retried.
+    /// - Throws: the error of a failed write (the changes stay pending and are retried), or
+    ///   ``DatabaseError`` `.misuse` when called inside a read-write transaction.
     public func flush() throws {
+        handOff()
         try proxy.flush()
     }
 
     /// Returns once every change made before the call is committed.
     /// - Throws: the error of a failed write; the changes stay pending and are retried.
     public func flush() async throws {
+        handOff()
         try await proxy.flush()
     }
 
     /// Waits until every change is committed; returns whether it was (``flush()`` says why not).
     @discardableResult
     public func synchronize() -> Bool {
-        (try? proxy.flush()) != nil
+        (try? flush()) != nil
     }
 
     /// The number of keys changed here and not yet committed.
-    public var pendingChangeCount: Int { proxy.pendingChangeCount }
+    public var pendingChangeCount: Int {
+        handOff()
+        return proxy.pendingChangeCount
+    }
+
+    /// Hands every change not yet given to the proxy over now.
+    func handOff() {
+        let collection = collection
+        state.withLock { $0.handOff(to: proxy, collection: collection) }
+    }
 
     private func registeredValue(_ value: Any, forKey key: String) throws -> PreferenceValue {
         if let converted = PreferenceValue(registered: value) { return converted }
