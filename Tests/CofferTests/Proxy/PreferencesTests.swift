@@ -66,6 +66,23 @@ import Testing
         #expect(prefs.object(forKey: "nothing") == nil)
     }
 
+    @Test func changesMadeJustBeforeReleaseAreStillWritten() throws {
+        let db = try open()
+        let reader = try db.newConnection()
+        do {
+            let prefs = try Preferences(database: db, suite: "brief")
+            prefs.set("last words", forKey: "k")
+        }
+        let collection = Preferences.collection(forSuite: "brief")
+        let written = TestSupport.wait {
+            let value = try? reader.read { tx in
+                try tx.object(forKey: "k", inCollection: collection, as: PreferenceValue.self)
+            }
+            return value == .string("last words")
+        }
+        #expect(written)
+    }
+
     @Test func mismatchedTypedReadsThrowAndLeaveTheValueAlone() throws {
         let prefs = try Preferences(database: try open())
         try prefs.set(Profile(name: "n", scores: [], nested: [:]), forKey: "profile")
