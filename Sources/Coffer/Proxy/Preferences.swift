@@ -115,7 +115,7 @@ public final class Preferences: Sendable {
 
     /// Sets in-memory defaults, consulted for keys that have no stored value; never persisted.
     ///
-    /// Values follow the rules of ``set(_:forKey:)-(Any?,_)``, except that URLs are kept as URLs
+    /// Values follow the rules of the `Any?` setter, except that URLs are kept as URLs
     /// (as `UserDefaults` keeps registered values as given). Registering again merges, later wins.
     /// - Throws: ``DatabaseError`` `.typeMismatch` (naming the key) for a value that is neither a
     ///   property-list value nor `Encodable`; nothing is registered then.
