@@ -1,0 +1,74 @@
+/// What ``Preferences`` knows about one key.
+struct PreferencesEntry {
+    /// The version a local change has until it is handed to the proxy.
+    static let unstaged = UInt64.max
+
+    /// The current value; nil after a removal (the entry stays to remember `localVersion`).
+    var value: PreferenceValue?
+    /// The proxy version of this instance's last change to the key: 0 when never changed here,
+    /// ``unstaged`` while the change waits to be handed to the proxy.
+    var localVersion: UInt64 = 0
+    /// Whether the key waits in `PreferencesState.changedKeys`.
+    var isListed = false
+}
+
+/// Everything a ``Preferences`` instance keeps behind its mutex.
+struct PreferencesState {
+    var entries: [String: PreferencesEntry] = [:]
+    var registered: [String: PreferenceValue] = [:]
+    /// Every change this instance made up to this proxy version is committed.
+    var committedLocalVersion: UInt64 = 0
+    /// Keys changed locally since the last announcement, in order; their changes may still be unstaged.
+    var changedKeys: [String] = []
+    var announcementScheduled = false
+    var streams: [UInt64: AsyncStream<PreferencesChange>.Continuation] = [:]
+    var nextStreamID: UInt64 = 1
+
+    /// The value a getter sees: the stored one, else the registered default.
+    @inline(__always)
+    func value(forKey key: String) -> PreferenceValue? {
+        if let entry = entries[key], let value = entry.value { return value }
+        return registered[key]
+    }
+
+    /// Records a local change; returns whether the hand-off and announcement must be scheduled.
+    mutating func noteLocal(_ value: PreferenceValue?, forKey key: String) -> Bool {
+        let wasListed = Self.update(&entries[key, default: PreferencesEntry()], value)
+        if !wasListed { changedKeys.append(key) }
+        guard !announcementScheduled else { return false }
+        announcementScheduled = true
+        return true
+    }
+
+    @inline(__always)
+    private static func update(_ entry: inout PreferencesEntry, _ value: PreferenceValue?) -> Bool {
+        entry.value = value
+        entry.localVersion = PreferencesEntry.unstaged
+        let wasListed = entry.isListed
+        entry.isListed = true
+        return wasListed
+    }
+
+    /// Hands every unstaged change to the proxy, which queues its write.
+    mutating func handOff(to proxy: ConnectionProxy, collection: String) {
+        for key in changedKeys {
+            guard let entry = entries[key], entry.localVersion == PreferencesEntry.unstaged else { continue }
+            let ck = CollectionKey(collection: collection, key: key)
+            let version = entry.value.map { proxy.stageSet($0, metadata: nil, ck) } ?? proxy.stageRemove(ck)
+            entries[key]?.localVersion = version
+        }
+    }
+
+    /// Takes the keys changed since the last announcement (hand them off first).
+    mutating func takeChangedKeys() -> Set<String> {
+        announcementScheduled = false
+        var keys = Set<String>()
+        keys.reserveCapacity(changedKeys.count)
+        for key in changedKeys {
+            entries[key]?.isListed = false
+            keys.insert(key)
+        }
+        changedKeys.removeAll(keepingCapacity: true)
+        return keys
+    }
+}

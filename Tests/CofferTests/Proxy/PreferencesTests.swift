@@ -1,0 +1,290 @@
+import CofferTestSupport
+import Dispatch
+import Foundation
+import Synchronization
+import Testing
+
+@testable import Coffer
+
+@Suite struct PreferencesTests {
+    let dir = TemporaryDirectory()
+    let key = TestSupport.randomKey()
+
+    func open() throws -> Database {
+        try Database(url: dir.file("prefs.db"), options: TestSupport.rawKeyOptions(key))
+    }
+
+    struct Profile: Codable, Equatable {
+        var name: String
+        var scores: [Int]
+        var nested: [String: Double]
+    }
+
+    @Test func typedValuesRoundTripThroughTheDatabase() throws {
+        let url = dir.file("prefs.db")
+        let date = Date(timeIntervalSinceReferenceDate: 12_345.678_9)
+        let profile = Profile(name: "ada", scores: [1, 2], nested: ["x": 0.5])
+        do {
+            let prefs = try Preferences(database: try open())
+            prefs.set(true, forKey: "bool")
+            prefs.set(42, forKey: "int")
+            prefs.set(2.5, forKey: "double")
+            prefs.set(Float(0.1), forKey: "float")
+            prefs.set("text", forKey: "string")
+            prefs.set(Data([0, 1, 2]), forKey: "data")
+            prefs.set(date, forKey: "date")
+            prefs.set(try #require(URL(string: "https://example.com/a?b=c")), forKey: "url")
+            prefs.set(URL(fileURLWithPath: "/tmp/file"), forKey: "fileURL")
+            try prefs.set(["a", "b"], forKey: "strings")
+            try prefs.set(["k": 1, "l": 2], forKey: "dict")
+            try prefs.set(profile, forKey: "profile")
+            try prefs.set(Double.nan, forKey: "nan")
+            prefs.set(-Double.infinity, forKey: "negInf")
+            try prefs.set(UInt8(7), forKey: "uint8")
+            try prefs.set(nil, forKey: "nothing")
+            try prefs.flush()
+        }
+        let prefs = try Preferences(database: try ProxyTestSupport.reopen(url, key: key))
+        #expect(prefs.bool(forKey: "bool"))
+        #expect(prefs.integer(forKey: "int") == 42)
+        #expect(prefs.double(forKey: "double") == 2.5)
+        #expect(prefs.float(forKey: "float") == Float(0.1))
+        #expect(prefs.value(forKey: "float") == .float(0.1))
+        #expect(prefs.string(forKey: "string") == "text")
+        #expect(prefs.data(forKey: "data") == Data([0, 1, 2]))
+        #expect(prefs.object(forKey: "date") as? Date == date)
+        #expect(prefs.url(forKey: "url") == URL(string: "https://example.com/a?b=c"))
+        #expect(prefs.url(forKey: "fileURL") == URL(fileURLWithPath: "/tmp/file"))
+        #expect(prefs.string(forKey: "fileURL") == "/tmp/file")
+        #expect(prefs.stringArray(forKey: "strings") == ["a", "b"])
+        #expect(prefs.dictionary(forKey: "dict")?["l"] as? Int == 2)
+        #expect(try prefs.object(forKey: "dict", as: [String: Int].self) == ["k": 1, "l": 2])
+        #expect(try prefs.object(forKey: "profile", as: Profile.self) == profile)
+        #expect(prefs.double(forKey: "nan").isNaN)
+        #expect(prefs.double(forKey: "negInf") == -.infinity)
+        #expect(prefs.integer(forKey: "uint8") == 7)
+        #expect(prefs.object(forKey: "nothing") == nil)
+    }
+
+    @Test func changesMadeJustBeforeReleaseAreStillWritten() throws {
+        let db = try open()
+        let reader = try db.newConnection()
+        do {
+            let prefs = try Preferences(database: db, suite: "brief")
+            prefs.set("last words", forKey: "k")
+        }
+        let collection = Preferences.collection(forSuite: "brief")
+        let written = TestSupport.wait {
+            let value = try? reader.read { tx in
+                try tx.object(forKey: "k", inCollection: collection, as: PreferenceValue.self)
+            }
+            return value == .string("last words")
+        }
+        #expect(written)
+    }
+
+    @Test func mismatchedTypedReadsThrowAndLeaveTheValueAlone() throws {
+        let prefs = try Preferences(database: try open())
+        try prefs.set(Profile(name: "n", scores: [], nested: [:]), forKey: "profile")
+        prefs.set("text", forKey: "string")
+        #expect(throws: DatabaseError.self) { try prefs.object(forKey: "profile", as: [Int].self) }
+        #expect(throws: DatabaseError.self) { try prefs.object(forKey: "string", as: Int.self) }
+        #expect(prefs.integer(forKey: "string") == 0)
+        #expect(prefs.string(forKey: "string") == "text")
+        #expect(try prefs.object(forKey: "profile", as: Profile.self)?.name == "n")
+        #expect(try prefs.object(forKey: "missing", as: Int.self) == nil)
+    }
+
+    @Test func unsupportedValuesAreATypedError() throws {
+        let prefs = try Preferences(database: try open())
+        final class NotStorable {}
+        let error = #expect(throws: DatabaseError.self) { try prefs.set(NotStorable(), forKey: "x") }
+        #expect(error?.code == .typeMismatch)
+        #expect(throws: DatabaseError.self) { try prefs.register(defaults: ["x": NotStorable()]) }
+        #expect(prefs.object(forKey: "x") == nil)
+    }
+
+    @Test func registeredDefaultsAreConsultedButNeverStored() throws {
+        let url = dir.file("prefs.db")
+        do {
+            let prefs = try Preferences(database: try open())
+            try prefs.register(defaults: ["volume": 0.8, "name": "guest", "flag": true])
+            #expect(prefs.double(forKey: "volume") == 0.8)
+            #expect(prefs.string(forKey: "name") == "guest")
+            prefs.set("ada", forKey: "name")
+            #expect(prefs.string(forKey: "name") == "ada")
+            prefs.removeObject(forKey: "name")
+            #expect(prefs.string(forKey: "name") == "guest")
+            prefs.set(false, forKey: "flag")
+            let representation = prefs.dictionaryRepresentation()
+            #expect(representation["volume"] as? Double == 0.8)
+            #expect(representation["flag"] as? Bool == false)
+            try prefs.flush()
+        }
+        let db = try ProxyTestSupport.reopen(url, key: key)
+        let stored = try ProxyTestSupport.connection(db).read { tx in
+            try tx.allKeys(inCollection: Preferences.collection(forSuite: "default"))
+        }
+        #expect(stored == ["flag"])
+        let prefs = try Preferences(database: db)
+        #expect(prefs.object(forKey: "volume") == nil)
+        #expect(prefs.bool(forKey: "flag") == false)
+    }
+
+    @Test func suitesAreIndependent() throws {
+        let db = try open()
+        let app = try Preferences(database: db, suite: "app")
+        let plugin = try Preferences(database: db, suite: "plugin")
+        app.set("app-value", forKey: "shared")
+        plugin.set("plugin-value", forKey: "shared")
+        plugin.set(1, forKey: "only-plugin")
+        #expect(app.string(forKey: "shared") == "app-value")
+        #expect(plugin.string(forKey: "shared") == "plugin-value")
+        #expect(app.object(forKey: "only-plugin") == nil)
+        app.removeAll()
+        #expect(app.dictionaryRepresentation().isEmpty)
+        #expect(plugin.dictionaryRepresentation().count == 2)
+        try app.flush()
+        try plugin.flush()
+        let counts = try ProxyTestSupport.connection(db).read { tx in
+            (
+                try tx.numberOfKeys(inCollection: Preferences.collection(forSuite: "app")),
+                try tx.numberOfKeys(inCollection: Preferences.collection(forSuite: "plugin"))
+            )
+        }
+        #expect(counts == (0, 2))
+    }
+
+    @Test func localChangesAreAnnouncedByNotificationAndStream() async throws {
+        let prefs = try Preferences(database: try open())
+        let notified = Mutex<[PreferencesChange]>([])
+        let observer = NotificationCenter.default.addObserver(
+            forName: Preferences.didChangeNotification, object: prefs, queue: nil
+        ) { notification in
+            let keys = notification.userInfo?[Preferences.changedKeysKey] as? Set<String> ?? []
+            let external = notification.userInfo?[Preferences.isExternalKey] as? Bool ?? true
+            notified.withLock { $0.append(PreferencesChange(keys: keys, isExternal: external)) }
+        }
+        defer { NotificationCenter.default.removeObserver(observer) }
+        let changes = prefs.changes
+        prefs.set(1, forKey: "a")
+        prefs.set(2, forKey: "b")
+        prefs.removeObject(forKey: "a")
+        var streamed = Set<String>()
+        for await change in changes {
+            #expect(!change.isExternal)
+            streamed.formUnion(change.keys)
+            if streamed == ["a", "b"] { break }
+        }
+        #expect(streamed == ["a", "b"])
+        #expect(await ProxyTestSupport.eventually { notified.withLock { $0.flatMap(\.keys).count >= 2 } })
+        #expect(Set(notified.withLock { $0.flatMap(\.keys) }) == ["a", "b"])
+        #expect(notified.withLock { $0.allSatisfy { !$0.isExternal } })
+    }
+
+    @Test func anotherInstanceOfTheSuiteSeesCommittedChanges() async throws {
+        let db = try open()
+        let first = try Preferences(database: db, suite: "shared")
+        let second = try Preferences(database: db, suite: "shared")
+        let changes = second.changes
+        first.set("from-first", forKey: "k")
+        try await first.flush()
+        var external: PreferencesChange?
+        for await change in changes where change.isExternal {
+            external = change
+            break
+        }
+        #expect(external?.keys == ["k"])
+        #expect(second.string(forKey: "k") == "from-first")
+        // A plain connection's removal of the whole collection reaches both instances.
+        try await ProxyTestSupport.connection(db).readWrite { tx in
+            try tx.removeAllObjects(inCollection: Preferences.collection(forSuite: "shared"))
+        }
+        #expect(
+            await ProxyTestSupport.eventually { second.object(forKey: "k") == nil && first.object(forKey: "k") == nil })
+    }
+
+    @Test func aLocalChangeNotYetWrittenWinsOverAnExternalCommit() async throws {
+        let db = try open()
+        let prefs = try Preferences(database: db, suite: "s")
+        let collection = Preferences.collection(forSuite: "s")
+        // Keep the proxy's write connection busy so the local batch waits while another writer commits.
+        let hold = DispatchSemaphore(value: 0)
+        prefs.proxy.writeConnection.asyncRead { _ in _ = hold.wait(timeout: .now() + 30) }
+        prefs.set("local", forKey: "k")
+        try await ProxyTestSupport.connection(db).readWrite { tx in
+            try tx.setObject(PreferenceValue.string("external"), forKey: "k", inCollection: collection)
+            try tx.setObject(PreferenceValue.string("external"), forKey: "marker", inCollection: collection)
+        }
+        // Once the marker arrived, the external changeset has been applied.
+        #expect(await ProxyTestSupport.eventually { prefs.string(forKey: "marker") == "external" })
+        #expect(prefs.string(forKey: "k") == "local")
+        hold.signal()
+        try await prefs.flush()
+        #expect(prefs.string(forKey: "k") == "local")
+        let stored = try await ProxyTestSupport.connection(db).read { tx in
+            try tx.object(forKey: "k", inCollection: collection, as: PreferenceValue.self)
+        }
+        #expect(stored == .string("local"))
+        // A later external commit replaces the committed local value.
+        try await ProxyTestSupport.connection(db).readWrite { tx in
+            try tx.setObject(PreferenceValue.int(3), forKey: "k", inCollection: collection)
+        }
+        #expect(await ProxyTestSupport.eventually { prefs.integer(forKey: "k") == 3 })
+    }
+
+    @Test func customChainIsRegisteredForTheSuite() throws {
+        let db = try open()
+        let calls = Atomic<Int>(0)
+        let base = Preferences.codec
+        let counting = Serializer(
+            name: "counting",
+            encode: { object in
+                calls.add(1, ordering: .relaxed)
+                return try base.encode(object)
+            },
+            decode: { try base.decode($0) })
+        let prefs = try Preferences(database: db, suite: "custom", chain: SerializerChain(codec: counting))
+        prefs.set(1, forKey: "k")
+        try prefs.flush()
+        #expect(calls.load(ordering: .relaxed) == 1)
+    }
+
+    @Test func failedWritesStayReadableAndAreRetried() throws {
+        let db = try open()
+        let failing = Atomic<Bool>(true)
+        let base = Preferences.codec
+        let flaky = Serializer(
+            name: "flaky",
+            encode: { object in
+                if failing.load(ordering: .relaxed) {
+                    throw SerializationError(.codecFailed, stage: "flaky", reason: "the test made this write fail")
+                }
+                return try base.encode(object)
+            },
+            decode: { try base.decode($0) })
+        let prefs = try Preferences(database: db, suite: "flaky", chain: SerializerChain(codec: flaky))
+        prefs.set("kept", forKey: "k")
+        #expect(throws: DatabaseError.self) { try prefs.flush() }
+        #expect(!prefs.synchronize())
+        #expect(prefs.string(forKey: "k") == "kept")
+        #expect(prefs.pendingChangeCount == 1)
+        failing.store(false, ordering: .relaxed)
+        #expect(prefs.synchronize())
+        let stored = try ProxyTestSupport.connection(db).read { tx in
+            try tx.object(
+                forKey: "k", inCollection: Preferences.collection(forSuite: "flaky"), as: PreferenceValue.self)
+        }
+        #expect(stored == .string("kept"))
+    }
+
+    @Test func storedValuesThatDoNotDecodeFailTheLoad() throws {
+        let db = try open()
+        try ProxyTestSupport.connection(db).readWrite { tx in
+            try tx.setObject(
+                "not a preference", forKey: "broken", inCollection: Preferences.collection(forSuite: "default"))
+        }
+        let error = #expect(throws: DatabaseError.self) { _ = try Preferences(database: db) }
+        #expect(error?.key == "broken")
+    }
+}
