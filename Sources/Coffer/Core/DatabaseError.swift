@@ -54,6 +54,10 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible {
         public static let mutationDuringEnumeration = Code(rawValue: "mutationDuringEnumeration")
         /// An extension failed or is not registered.
         public static let extensionFailure = Code(rawValue: "extensionFailure")
+        /// An item that must be new already exists (``CredentialStore/add(_:)``).
+        public static let duplicateItem = Code(rawValue: "duplicateItem")
+        /// An item that must exist does not (``CredentialStore/update(_:)``).
+        public static let itemNotFound = Code(rawValue: "itemNotFound")
         /// The operation was cancelled.
         public static let cancelled = Code(rawValue: "cancelled")
         /// Any other SQLite failure; `sqliteCode` says which.

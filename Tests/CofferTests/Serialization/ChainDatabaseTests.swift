@@ -80,8 +80,7 @@ import Testing
     }
 
     @Test func aesCanaryIsAbsentEvenWithTheSQLCipherKey() throws {
-        let sqlcipher = ["/usr/bin/sqlcipher", "/usr/local/bin/sqlcipher"].first { FileManager.default.fileExists(atPath: $0) }
-        guard let sqlcipher else {
+        guard let shell = TestSupport.sqlcipherShell else {
             Issue.record("the sqlcipher shell is not installed (scripts/dev.sh installs it)")
             return
         }
@@ -95,27 +94,9 @@ import Testing
                 for i in 0..<10 { try tx.setObject(Secret(name: "\(i)", value: canary), forKey: "k\(i)", inCollection: "secrets") }
             }
         }
-        let hexKey = key.map { String(format: "%02x", $0) }.joined()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: sqlcipher)
-        process.arguments = [dir.file("db.sqlite").path]
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        input.fileHandleForWriting.write(Data("""
-            PRAGMA key = "x'\(hexKey)'";
-            PRAGMA cipher_page_size = 4096;
-            SELECT count(*) FROM database2;
-            SELECT "key", quote("data") FROM database2;
-            .dump
-
-            """.utf8))
-        try input.fileHandleForWriting.close()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let text = try TestSupport.runSQLCipherShell(
+            shell, database: dir.file("db.sqlite"), rawKey: key,
+            script: "SELECT count(*) FROM database2;\nSELECT \"key\", quote(\"data\") FROM database2;\n.dump")
         #expect(text.contains("10"), "the shell must read the rows with the key: \(text.prefix(200))")
         #expect(text.contains("k3"))
         #expect(!text.contains(canary))
