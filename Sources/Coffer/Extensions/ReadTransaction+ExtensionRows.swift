@@ -78,3 +78,18 @@ extension ReadTransaction {
         }
     }
 }
+
+extension ReadTransaction {
+    /// Whether `table` exists in this transaction's snapshot.
+    ///
+    /// An extension registered while a read transaction was already pinned to an older snapshot
+    /// is listed for it, but its tables are not there yet: readers check before querying.
+    func snapshotHasTable(_ table: String) throws -> Bool {
+        try mapSQLite {
+            let stmt = try core.sqlite.cachedStatement(#"SELECT 1 FROM "sqlite_master" WHERE "name" = ?"#)
+            defer { stmt.reset() }
+            try stmt.bind(table, at: 1)
+            return try stmt.step()
+        }
+    }
+}

@@ -116,7 +116,7 @@ extension FullTextSearchTransaction {
     /// - Complexity: the full-text query's cost; no row is read or decoded.
     /// - Throws: ``DatabaseError`` `.invalidQuery` for an expression SQLite cannot parse, `.misuse`.
     public func count(matching expression: String) throws -> Int {
-        _ = try activeTransaction()
+        _ = try queryTransaction()
         return try mapQuerySQLite {
             let stmt = try sqlite.prepare(sql.count)
             try stmt.bind(expression, at: 1)
@@ -130,7 +130,7 @@ extension FullTextSearchTransaction {
         forKey key: String, inCollection collection: String?, matching expression: String,
         options: FullTextSearch.SnippetOptions = .init()
     ) throws -> String? {
-        let transaction = try activeTransaction()
+        let transaction = try queryTransaction()
         guard let rowid = try transaction.rowid(for: CollectionKey(collection: collection ?? "", key: key)) else {
             return nil
         }
@@ -150,7 +150,7 @@ extension FullTextSearchTransaction {
         _ expression: String, snippet options: FullTextSearch.SnippetOptions?, object: Bool, metadata: Bool,
         _ body: (CollectionKey, (any Sendable)?, (any Sendable)?, String, inout Bool) throws -> Void
     ) throws {
-        let transaction = try activeTransaction()
+        let transaction = try queryTransaction()
         let stmt = try mapQuerySQLite { () throws -> Statement in
             guard let options else {
                 let stmt = try sqlite.prepare(sql.selectRowids)

@@ -11,6 +11,7 @@ public final class FullTextSearchTransaction {
     let sqlite: SQLiteConnection
     let search: FullTextSearch
     let sql: FullTextSearchSQL
+    private var visible: Bool?
     /// The name the search is registered under.
     public let registeredName: String
 
@@ -32,6 +33,28 @@ public final class FullTextSearchTransaction {
             throw DatabaseError(.misuse, "the full-text search was used after its transaction ended")
         }
         try transaction.checkActive()
+        return transaction
+    }
+
+    /// Whether this transaction's snapshot holds the full-text search's table (cached). Write transactions
+    /// always do; a reader pinned to a snapshot from before the registration committed does not.
+    func isVisible() throws -> Bool {
+        if let visible { return visible }
+        let transaction = try activeTransaction()
+        let result = try transaction is ReadWriteTransaction || transaction.snapshotHasTable(FullTextSearch.tableName(registeredName: registeredName))
+        visible = result
+        return result
+    }
+
+    /// The transaction for a query, once the full-text search is known to exist in its snapshot.
+    /// - Throws: ``DatabaseError`` `.misuse` after the transaction ended, `.extensionFailure` when
+    ///   the registration is not part of the transaction's snapshot.
+    func queryTransaction() throws -> ReadTransaction {
+        let transaction = try activeTransaction()
+        guard try isVisible() else {
+            throw DatabaseError(
+                .extensionFailure, "full-text search \"\(registeredName)\" is not registered in this transaction's snapshot")
+        }
         return transaction
     }
 

@@ -79,7 +79,7 @@ extension SecondaryIndexTransaction {
             throw DatabaseError.invalidQuery("secondary index \"\(registeredName)\" has no column \"\(column)\"")
         }
         try rejectAggregate(query)
-        let transaction = try activeTransaction()
+        let transaction = try queryTransaction()
         let head = "SELECT \(ExtensionSQL.quote(column)) FROM \(sql.quotedTable)"
         let stmt = try query.prepare(head: head, on: sqlite)
         defer { stmt.reset() }
@@ -127,7 +127,7 @@ extension SecondaryIndexTransaction {
         _ body: (CollectionKey, (any Sendable)?, (any Sendable)?, inout Bool) throws -> Void
     ) throws {
         try rejectAggregate(query)
-        let transaction = try activeTransaction()
+        let transaction = try queryTransaction()
         let stmt = try query.prepare(head: sql.selectRowids, on: sqlite)
         try transaction.forEachMatchedRow(stmt, object: object, metadata: metadata) { _, ck, object, metadata, stop in
             try body(ck, object, metadata, &stop)
@@ -136,7 +136,7 @@ extension SecondaryIndexTransaction {
 
     /// The first column of the first row of `head <query>`.
     private func single(_ query: DatabaseQuery, head: String) throws -> DatabaseValue {
-        _ = try activeTransaction()
+        _ = try queryTransaction()
         let stmt = try query.prepare(head: head, on: sqlite)
         defer { stmt.reset() }
         return try mapQuerySQLite { try stmt.step() ? DatabaseValue(stmt.value(0)) : .null }

@@ -11,6 +11,7 @@ public final class SecondaryIndexTransaction {
     let sqlite: SQLiteConnection
     let index: SecondaryIndex
     let sql: SecondaryIndexSQL
+    private var visible: Bool?
     /// The name the index is registered under.
     public let registeredName: String
 
@@ -32,6 +33,28 @@ public final class SecondaryIndexTransaction {
             throw DatabaseError(.misuse, "the secondary index was used after its transaction ended")
         }
         try transaction.checkActive()
+        return transaction
+    }
+
+    /// Whether this transaction's snapshot holds the secondary index's table (cached). Write transactions
+    /// always do; a reader pinned to a snapshot from before the registration committed does not.
+    func isVisible() throws -> Bool {
+        if let visible { return visible }
+        let transaction = try activeTransaction()
+        let result = try transaction is ReadWriteTransaction || transaction.snapshotHasTable(SecondaryIndex.tableName(registeredName: registeredName))
+        visible = result
+        return result
+    }
+
+    /// The transaction for a query, once the secondary index is known to exist in its snapshot.
+    /// - Throws: ``DatabaseError`` `.misuse` after the transaction ended, `.extensionFailure` when
+    ///   the registration is not part of the transaction's snapshot.
+    func queryTransaction() throws -> ReadTransaction {
+        let transaction = try activeTransaction()
+        guard try isVisible() else {
+            throw DatabaseError(
+                .extensionFailure, "secondary index \"\(registeredName)\" is not registered in this transaction's snapshot")
+        }
         return transaction
     }
 
