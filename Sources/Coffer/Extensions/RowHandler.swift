@@ -39,19 +39,21 @@ public struct RowHandler<Values>: Sendable {
 
     /// A handler that derives values from the collection and key.
     public static func byKey(
-        _ body: @escaping @Sendable (
-            _ transaction: ReadTransaction, _ values: inout Values, _ collection: String, _ key: String
-        ) throws -> Void
+        _ body:
+            @escaping @Sendable (
+                _ transaction: ReadTransaction, _ values: inout Values, _ collection: String, _ key: String
+            ) throws -> Void
     ) -> RowHandler {
         RowHandler(kind: .key) { tx, values, ck, _, _ in try body(tx, &values, ck.collection, ck.key) }
     }
 
     /// A handler that derives values from the object.
     public static func byObject(
-        _ body: @escaping @Sendable (
-            _ transaction: ReadTransaction, _ values: inout Values, _ collection: String, _ key: String,
-            _ object: any Sendable
-        ) throws -> Void
+        _ body:
+            @escaping @Sendable (
+                _ transaction: ReadTransaction, _ values: inout Values, _ collection: String, _ key: String,
+                _ object: any Sendable
+            ) throws -> Void
     ) -> RowHandler {
         RowHandler(kind: .object) { tx, values, ck, object, _ in
             guard let object = try object.value() else { return }
@@ -62,9 +64,10 @@ public struct RowHandler<Values>: Sendable {
     /// A handler that derives values from objects of type `T`; rows holding anything else get no entry.
     public static func byObject<T>(
         _ type: T.Type,
-        _ body: @escaping @Sendable (
-            _ transaction: ReadTransaction, _ values: inout Values, _ collection: String, _ key: String, _ object: T
-        ) throws -> Void
+        _ body:
+            @escaping @Sendable (
+                _ transaction: ReadTransaction, _ values: inout Values, _ collection: String, _ key: String, _ object: T
+            ) throws -> Void
     ) -> RowHandler {
         RowHandler(kind: .object) { tx, values, ck, object, _ in
             guard let object = try object.value(as: T.self) else { return }
@@ -74,10 +77,11 @@ public struct RowHandler<Values>: Sendable {
 
     /// A handler that derives values from the metadata (nil when the row has none).
     public static func byMetadata(
-        _ body: @escaping @Sendable (
-            _ transaction: ReadTransaction, _ values: inout Values, _ collection: String, _ key: String,
-            _ metadata: (any Sendable)?
-        ) throws -> Void
+        _ body:
+            @escaping @Sendable (
+                _ transaction: ReadTransaction, _ values: inout Values, _ collection: String, _ key: String,
+                _ metadata: (any Sendable)?
+            ) throws -> Void
     ) -> RowHandler {
         RowHandler(kind: .metadata) { tx, values, ck, _, metadata in
             try body(tx, &values, ck.collection, ck.key, try metadata.value())
@@ -86,10 +90,11 @@ public struct RowHandler<Values>: Sendable {
 
     /// A handler that derives values from the object and the metadata.
     public static func byRow(
-        _ body: @escaping @Sendable (
-            _ transaction: ReadTransaction, _ values: inout Values, _ collection: String, _ key: String,
-            _ object: any Sendable, _ metadata: (any Sendable)?
-        ) throws -> Void
+        _ body:
+            @escaping @Sendable (
+                _ transaction: ReadTransaction, _ values: inout Values, _ collection: String, _ key: String,
+                _ object: any Sendable, _ metadata: (any Sendable)?
+            ) throws -> Void
     ) -> RowHandler {
         RowHandler(kind: .row) { tx, values, ck, object, metadata in
             guard let object = try object.value() else { return }

@@ -10,7 +10,8 @@ extension DatabaseQuery {
         let placeholders = try placeholderOffsets(in: scalars)
         guard placeholders.count == arguments.count else {
             throw DatabaseError.invalidQuery(
-                "the query format has \(placeholders.count) placeholder(s) but \(arguments.count) argument(s) were given")
+                "the query format has \(placeholders.count) placeholder(s) but \(arguments.count) argument(s) were given"
+            )
         }
         var sql = String.UnicodeScalarView()
         var bindings: [DatabaseValue] = []
@@ -23,7 +24,8 @@ extension DatabaseQuery {
                 bindings.append(value)
             case .list(let values) where !values.isEmpty:
                 sql.append(contentsOf: scalars[copied..<offset])
-                sql.append(contentsOf: Array(repeating: "?", count: values.count).joined(separator: ", ").unicodeScalars)
+                sql.append(
+                    contentsOf: Array(repeating: "?", count: values.count).joined(separator: ", ").unicodeScalars)
                 copied = offset + 1
                 bindings.append(contentsOf: values)
             case .list:
@@ -82,7 +84,9 @@ extension DatabaseQuery {
             case "/" where next(scalars, index) == "*":
                 index += 2
                 while index < scalars.count && !(scalars[index] == "*" && next(scalars, index) == "/") { index += 1 }
-                guard index < scalars.count else { throw DatabaseError.invalidQuery("a comment in the query is not closed") }
+                guard index < scalars.count else {
+                    throw DatabaseError.invalidQuery("a comment in the query is not closed")
+                }
                 index += 2
             case "?":
                 if let following = next(scalars, index), following.properties.numericType != nil {
@@ -93,7 +97,8 @@ extension DatabaseQuery {
             case ":", "@", "$":
                 let previous = index > 0 ? scalars[index - 1] : " "
                 if !isIdentifierScalar(previous), let following = next(scalars, index), isIdentifierScalar(following) {
-                    throw DatabaseError.invalidQuery("named parameters (:name, @name, $name) are not supported: use ? only")
+                    throw DatabaseError.invalidQuery(
+                        "named parameters (:name, @name, $name) are not supported: use ? only")
                 }
                 index += 1
             default:
@@ -104,7 +109,8 @@ extension DatabaseQuery {
     }
 
     /// The offset after the quote that closes the one at `start` (a doubled quote is an escape).
-    private static func skipQuoted(_ scalars: [Unicode.Scalar], from start: Int, closing: Unicode.Scalar) throws -> Int {
+    private static func skipQuoted(_ scalars: [Unicode.Scalar], from start: Int, closing: Unicode.Scalar) throws -> Int
+    {
         var index = start + 1
         while index < scalars.count {
             if scalars[index] == closing {

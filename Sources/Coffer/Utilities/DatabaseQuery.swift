@@ -75,7 +75,8 @@ public struct DatabaseQuery: Sendable {
     ) throws -> DatabaseQuery {
         try validateAggregate(function)
         let expanded = try expand(format, arguments.map(\.queryArgument))
-        return DatabaseQuery(format: format, sql: expanded.sql, bindings: expanded.bindings, aggregateFunction: function)
+        return DatabaseQuery(
+            format: format, sql: expanded.sql, bindings: expanded.bindings, aggregateFunction: function)
     }
 
     /// An aggregate query with variadic arguments; see ``aggregate(_:format:arguments:)``.

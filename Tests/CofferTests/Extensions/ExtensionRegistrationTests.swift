@@ -30,8 +30,9 @@ extension Extensions {
         private func addEmployees(_ connection: Connection, _ range: Range<Int>) throws {
             try connection.readWrite { tx in
                 for i in range {
-                    try tx.setObject(employee("E\(i)", i.isMultiple(of: 2) ? "eng" : "ops", i), forKey: "e\(i)",
-                                     inCollection: "employees")
+                    try tx.setObject(
+                        employee("E\(i)", i.isMultiple(of: 2) ? "eng" : "ops", i), forKey: "e\(i)",
+                        inCollection: "employees")
                 }
             }
         }
@@ -112,7 +113,8 @@ extension Extensions {
                 try database.register(employeeIndex(calls: calls), withName: "staff")
                 #expect(calls.value == 0)
                 // The persisted index answers without having been rebuilt.
-                #expect(try database.newConnection().read { tx in try keys(tx, "WHERE department = ?", "ops") }
+                #expect(
+                    try database.newConnection().read { tx in try keys(tx, "WHERE department = ?", "ops") }
                         == ["e1", "e3", "e5", "e7"])
                 try addEmployees(try database.newConnection(), 8..<9)
                 #expect(calls.value == 1)
@@ -151,7 +153,8 @@ extension Extensions {
             let database = try open(url, options)
             try database.register(wide, withName: "pay")
             let connection = try database.newConnection()
-            #expect(try connection.read { tx in try keys(tx, in: "pay", "WHERE department = ?", "eng") } == ["e0", "e2"])
+            #expect(
+                try connection.read { tx in try keys(tx, in: "pay", "WHERE department = ?", "eng") } == ["e0", "e2"])
             try addEmployees(connection, 4..<5)
             #expect(try connection.read { tx in try keys(tx, in: "pay", "WHERE salary > ?", 2) } == ["e3", "e4"])
         }
@@ -186,7 +189,8 @@ extension Extensions {
             try connection.read { tx throws in
                 #expect(try !schemaHas(tx, "secondaryIndex_orphan"))
                 #expect(try !schemaHas(tx, "fts_lost"))
-                #expect(try tx.core.sqlite.scalarInt("SELECT COUNT(*) FROM sqlite_master WHERE name LIKE 'fts_lost%'") == 0)
+                #expect(
+                    try tx.core.sqlite.scalarInt("SELECT COUNT(*) FROM sqlite_master WHERE name LIKE 'fts_lost%'") == 0)
                 #expect(try yapRowCount(tx, "orphan") == 0)
                 #expect(try yapRowCount(tx, "lost") == 0)
                 #expect(try schemaHas(tx, "secondaryIndex_kept"))
@@ -259,8 +263,11 @@ extension Extensions {
                     for i in 200..<260 {
                         do {
                             try writer.readWrite { tx in
-                                try tx.setObject(employee("W\(i)", "eng", i), forKey: "e\(i)", inCollection: "employees")
-                                if i.isMultiple(of: 3) { try tx.removeObject(forKey: "e\(i - 150)", inCollection: "employees") }
+                                try tx.setObject(
+                                    employee("W\(i)", "eng", i), forKey: "e\(i)", inCollection: "employees")
+                                if i.isMultiple(of: 3) {
+                                    try tx.removeObject(forKey: "e\(i - 150)", inCollection: "employees")
+                                }
                             }
                         } catch { errors.withLock { $0 += 1 } }
                     }
@@ -271,7 +278,8 @@ extension Extensions {
                             _ = try reader.read { tx in
                                 // Before the registration commits there is no index; after, it is complete.
                                 if let index = tx.secondaryIndex("staff"),
-                                    try index.count(matching: .matchingAll) != tx.numberOfKeys(inCollection: "employees")
+                                    try index.count(matching: .matchingAll)
+                                        != tx.numberOfKeys(inCollection: "employees")
                                 {
                                     errors.withLock { $0 += 1 }
                                 }
@@ -279,12 +287,15 @@ extension Extensions {
                         } catch { errors.withLock { $0 += 1 } }
                     }
                 }
-                guard TestSupport.wait(registered, timeout: .seconds(50)), TestSupport.wait(group, timeout: .seconds(50)),
+                guard TestSupport.wait(registered, timeout: .seconds(50)),
+                    TestSupport.wait(group, timeout: .seconds(50)),
                     failure.value == nil
                 else { return (-1, -1, -1) }
                 return try reader.read { tx in
-                    (try tx.secondaryIndex("staff")?.count(matching: .matchingAll) ?? -1,
-                     try tx.numberOfKeys(inCollection: "employees"), errors.value)
+                    (
+                        try tx.secondaryIndex("staff")?.count(matching: .matchingAll) ?? -1,
+                        try tx.numberOfKeys(inCollection: "employees"), errors.value
+                    )
                 }
             }
             let (indexed, rows, errors) = try #require(try outcome?.get())

@@ -32,7 +32,8 @@ extension Extensions {
     static let epoch = Date(timeIntervalSinceReferenceDate: 700_000_000)
 
     static func employee(_ name: String, _ department: String, _ salary: Int, hiredDay: Int = 0) -> Employee {
-        Employee(name: name, department: department, salary: salary, hired: epoch.addingTimeInterval(Double(hiredDay) * day))
+        Employee(
+            name: name, department: department, salary: salary, hired: epoch.addingTimeInterval(Double(hiredDay) * day))
     }
 
     /// Registers the test types on a database.
@@ -47,8 +48,9 @@ extension Extensions {
         ("name", .text), ("department", .text), ("salary", .integer), ("hired", .real), ("level", .integer),
     ])
 
-    /// An index over employees: object columns, plus the badge level from the metadata. Rows whose
-    /// salary is negative get no entry. `calls` counts handler runs.
+    /// An index over employees: object columns, plus the badge level from the metadata.
+    ///
+    /// Rows whose salary is negative get no entry. `calls` counts handler runs.
     static func employeeIndex(
         versionTag: String = "1", allowed: AllowList<String> = .only(["employees"]), calls: Locked<Int>? = nil
     ) -> SecondaryIndex {

@@ -21,7 +21,8 @@ extension Extensions {
                     Article(title: "Swift concurrency", body: "Actors and tasks run concurrently."),
                     forKey: "a2", inCollection: "articles", withMetadata: "meta2")
                 try tx.setObject(
-                    Article(title: "Draft about encryption", body: "Not searchable."), forKey: "d1", inCollection: "drafts")
+                    Article(title: "Draft about encryption", body: "Not searchable."), forKey: "d1",
+                    inCollection: "drafts")
             }
             try test.database.register(search, withName: "search")
             return (test, connection)
@@ -59,8 +60,9 @@ extension Extensions {
                 }
             }
             try test.connection().read { tx throws in
-                #expect(try tx.core.sqlite.scalarText("SELECT sql FROM sqlite_master WHERE name = 'fts_four'")?
-                    .contains("USING fts4(\"title\", \"body\", tokenize=porter)") == true)
+                #expect(
+                    try tx.core.sqlite.scalarText("SELECT sql FROM sqlite_master WHERE name = 'fts_four'")?
+                        .contains("USING fts4(\"title\", \"body\", tokenize=porter)") == true)
                 #expect(try tx.yapString(extension: "three", key: "ftsVersion") == "fts3")
             }
         }
@@ -83,7 +85,9 @@ extension Extensions {
                 }
                 #expect(titles.sorted() == ["Running encrypted databases", "Swift concurrency"])
                 var metadata: [String: String] = [:]
-                try search.enumerateKeysAndMetadata(matching: "run") { _, key, value, _ in metadata[key] = value as? String ?? "-" }
+                try search.enumerateKeysAndMetadata(matching: "run") { _, key, value, _ in
+                    metadata[key] = value as? String ?? "-"
+                }
                 #expect(metadata == ["a1": "-", "a2": "meta2"])
                 var rows = 0
                 try search.enumerateRows(matching: "run") { _, _, _, _, stop in
@@ -98,12 +102,16 @@ extension Extensions {
             let (_, connection) = try setUp()
             try connection.read { tx throws in
                 let search = try #require(tx.fullTextSearch("search"))
-                let options = FullTextSearch.SnippetOptions(startMatch: "[", endMatch: "]", ellipsis: "…", tokenCount: 4)
+                let options = FullTextSearch.SnippetOptions(
+                    startMatch: "[", endMatch: "]", ellipsis: "…", tokenCount: 4)
                 var snippets: [String: String] = [:]
-                try search.enumerateKeys(matching: "page", snippet: options) { snippet, _, key, _ in snippets[key] = snippet }
+                try search.enumerateKeys(matching: "page", snippet: options) { snippet, _, key, _ in
+                    snippets[key] = snippet
+                }
                 #expect(snippets == ["a1": "…encrypts every [page] of…"])
                 var titled: [String] = []
-                try search.enumerateKeysAndObjects(matching: "swift", snippet: .init(column: "title")) { snippet, _, _, _, _ in
+                try search.enumerateKeysAndObjects(matching: "swift", snippet: .init(column: "title")) {
+                    snippet, _, _, _, _ in
                     titled.append(snippet)
                 }
                 #expect(titled == ["<b>Swift</b> concurrency"])
@@ -112,13 +120,16 @@ extension Extensions {
                     snippet, _, _, _, _, _ in rowSnippets.append(snippet)
                 }
                 #expect(rowSnippets == ["*Actors* and tasks run concurrently."])
-                #expect(try search.snippet(forKey: "a1", inCollection: "articles", matching: "database")
+                #expect(
+                    try search.snippet(forKey: "a1", inCollection: "articles", matching: "database")
                         == "Running encrypted <b>databases</b>")
                 #expect(try search.snippet(forKey: "a2", inCollection: "articles", matching: "database") == nil)
                 #expect(try search.snippet(forKey: "zz", inCollection: "articles", matching: "database") == nil)
-                #expect(code { try search.enumerateKeys(matching: "x", snippet: .init(tokenCount: 0)) { _, _, _, _ in } }
+                #expect(
+                    code { try search.enumerateKeys(matching: "x", snippet: .init(tokenCount: 0)) { _, _, _, _ in } }
                         == .invalidQuery)
-                #expect(code { try search.enumerateKeys(matching: "x", snippet: .init(column: "nope")) { _, _, _, _ in } }
+                #expect(
+                    code { try search.enumerateKeys(matching: "x", snippet: .init(column: "nope")) { _, _, _, _ in } }
                         == .invalidQuery)
             }
         }
@@ -200,7 +211,8 @@ extension Extensions {
                 try tx.setObject(Article(title: "Café crème", body: "naïve"), forKey: "c", inCollection: "articles")
             }
             try test.database.register(
-                articleSearch(tokenizer: .unicode61(removeDiacritics: true)).withOptions(["prefix": "2,3"]), withName: "folded")
+                articleSearch(tokenizer: .unicode61(removeDiacritics: true)).withOptions(["prefix": "2,3"]),
+                withName: "folded")
             try test.database.register(articleSearch(tokenizer: .unicode61(removeDiacritics: false)), withName: "exact")
             try test.database.register(articleSearch(tokenizer: .simple), withName: "simple")
             try connection.read { tx throws in
@@ -235,7 +247,8 @@ extension Extensions {
                 Extensions.registerCodecs(database)
                 try database.register(articleSearch(calls: calls), withName: "search")
                 try database.newConnection().readWrite { tx in
-                    try tx.setObject(Article(title: "Persistent words", body: "kept"), forKey: "p", inCollection: "articles")
+                    try tx.setObject(
+                        Article(title: "Persistent words", body: "kept"), forKey: "p", inCollection: "articles")
                 }
             }
             calls.withLock { $0 = 0 }

@@ -69,7 +69,8 @@ extension Extensions {
                     try tx.setObject(employee("Bad", "x", -1), forKey: "bad", inCollection: "employees")
                 }
                 // The caller swallowed the error, but the transaction is already rolled back.
-                #expect(code { try tx.setObject(employee("More", "x", 2), forKey: "more", inCollection: "employees") }
+                #expect(
+                    code { try tx.setObject(employee("More", "x", 2), forKey: "more", inCollection: "employees") }
                         == .misuse)
             }
             try connection.read { tx throws in
@@ -96,15 +97,20 @@ extension Extensions {
             let (_, connection) = try setUp()
             try connection.read { tx throws in
                 let index = try #require(tx.secondaryIndex("staff"))
-                #expect(code { _ = try index.count(matching: DatabaseQuery(format: "WHERE nonsense = ?", 1)) } == .invalidQuery)
-                #expect(code { _ = try index.keys(matching: DatabaseQuery(format: "WHERE salary >>> ?", 1)) } == .invalidQuery)
+                #expect(
+                    code { _ = try index.count(matching: DatabaseQuery(format: "WHERE nonsense = ?", 1)) }
+                        == .invalidQuery)
+                #expect(
+                    code { _ = try index.keys(matching: DatabaseQuery(format: "WHERE salary >>> ?", 1)) }
+                        == .invalidQuery)
                 #expect(code { _ = try index.keys(matching: DatabaseQuery(format: "WHERE ORDER BY")) } == .invalidQuery)
                 #expect(code { _ = try index.count(matching: .aggregate("SUM(salary)")) } == .invalidQuery)
                 #expect(code { _ = try index.performAggregateQuery(.matchingAll) } == .invalidQuery)
                 #expect(code { _ = try index.performAggregateQuery(.aggregate("NOPE(salary)")) } == .invalidQuery)
-                #expect(code {
-                    try index.enumerateIndexedValues(inColumn: "database2", matching: .matchingAll) { _, _ in }
-                } == .invalidQuery)
+                #expect(
+                    code {
+                        try index.enumerateIndexedValues(inColumn: "database2", matching: .matchingAll) { _, _ in }
+                    } == .invalidQuery)
                 // After all that the index still answers.
                 #expect(try index.count(matching: .matchingAll) == 1)
             }
@@ -123,11 +129,13 @@ extension Extensions {
             try connection.readWrite { tx throws in
                 try tx.setObject(employee("Bo", "eng", 20), forKey: "bo", inCollection: "employees")
                 let index = try #require(tx.secondaryIndex("staff"))
-                #expect(code {
-                    try index.enumerateKeys(matching: .matchingAll) { _, key, _ in
-                        try tx.setObject(employee("X\(key)", "eng", 1), forKey: "x\(key)", inCollection: "employees")
-                    }
-                } == .mutationDuringEnumeration)
+                #expect(
+                    code {
+                        try index.enumerateKeys(matching: .matchingAll) { _, key, _ in
+                            try tx.setObject(
+                                employee("X\(key)", "eng", 1), forKey: "x\(key)", inCollection: "employees")
+                        }
+                    } == .mutationDuringEnumeration)
                 // Setting stop after a change is fine.
                 try index.enumerateKeys(matching: .matchingAll) { _, _, stop in
                     try tx.removeObject(forKey: "bo", inCollection: "employees")

@@ -15,11 +15,13 @@ extension Extensions {
 
         private func seed(_ connection: Connection) throws {
             try connection.readWrite { tx throws in
-                try tx.setObject(employee("Ada", "eng", 150_000, hiredDay: 0), forKey: "ada", inCollection: "employees",
-                                 withMetadata: Badge(level: 3))
+                try tx.setObject(
+                    employee("Ada", "eng", 150_000, hiredDay: 0), forKey: "ada", inCollection: "employees",
+                    withMetadata: Badge(level: 3))
                 try tx.setObject(employee("Bob", "eng", 90_000, hiredDay: 10), forKey: "bob", inCollection: "employees")
-                try tx.setObject(employee("Cy", "ops", 120_000, hiredDay: 20), forKey: "cy", inCollection: "employees",
-                                 withMetadata: Badge(level: 1))
+                try tx.setObject(
+                    employee("Cy", "ops", 120_000, hiredDay: 20), forKey: "cy", inCollection: "employees",
+                    withMetadata: Badge(level: 1))
                 try tx.setObject(employee("Di", "qa", 100_000, hiredDay: 30), forKey: "di", inCollection: "employees")
                 // Another collection: not allowed, never indexed.
                 try tx.setObject(employee("Ed", "eng", 500_000), forKey: "ed", inCollection: "contractors")
@@ -72,7 +74,8 @@ extension Extensions {
                 }
                 #expect(rows == ["ada:150000:3"])
                 var salaries: [Int64] = []
-                try index.enumerateIndexedValues(inColumn: "salary", matching: DatabaseQuery(format: "ORDER BY salary")) {
+                try index.enumerateIndexedValues(inColumn: "salary", matching: DatabaseQuery(format: "ORDER BY salary"))
+                {
                     value, _ in salaries.append(value.int64Value ?? -1)
                 }
                 #expect(salaries == [90_000, 100_000, 120_000, 150_000])
@@ -101,13 +104,15 @@ extension Extensions {
             try test.database.register(employeeIndex(), withName: "staff")
             try connection.read { tx throws in
                 let index = try #require(tx.secondaryIndex("staff"))
-                let sum = try index.performAggregateQuery(.aggregate("SUM(salary)", format: "WHERE department = ?", "eng"))
+                let sum = try index.performAggregateQuery(
+                    .aggregate("SUM(salary)", format: "WHERE department = ?", "eng"))
                 #expect(sum == .integer(240_000))
                 let average = try index.performAggregateQuery(.aggregate("AVG(salary)"))
                 #expect(average.doubleValue == 115_000)
                 let latest = try index.performAggregateQuery(.aggregate("MAX(hired)"))
                 #expect(latest.dateValue == epoch.addingTimeInterval(30 * day))
-                let nothing = try index.performAggregateQuery(.aggregate("SUM(salary)", format: "WHERE department = ?", "hr"))
+                let nothing = try index.performAggregateQuery(
+                    .aggregate("SUM(salary)", format: "WHERE department = ?", "hr"))
                 #expect(nothing.isNull)
             }
         }
@@ -129,7 +134,8 @@ extension Extensions {
 
             // Replace object, replace metadata (the row handler reads both).
             try connection.readWrite { tx throws in
-                try tx.replaceObject(employee("Cy", "eng", 125_000, hiredDay: 20), forKey: "cy", inCollection: "employees")
+                try tx.replaceObject(
+                    employee("Cy", "eng", 125_000, hiredDay: 20), forKey: "cy", inCollection: "employees")
                 try tx.replaceMetadata(Badge(level: 9), forKey: "di", inCollection: "employees")
             }
             try reader.read { tx throws in
@@ -181,9 +187,11 @@ extension Extensions {
             try connection.read { tx throws in
                 let rows = try indexTable(tx, "secondaryIndex_staff")
                 let rowid = try #require(try tx.rowid(for: CollectionKey(collection: "employees", key: "ada")))
-                #expect(rows[rowid] == [
-                    .text("Ada"), .text("eng"), .integer(150_000), .real(epoch.timeIntervalSinceReferenceDate), .integer(3),
-                ])
+                #expect(
+                    rows[rowid] == [
+                        .text("Ada"), .text("eng"), .integer(150_000), .real(epoch.timeIntervalSinceReferenceDate),
+                        .integer(3),
+                    ])
                 #expect(rows.count == 4)
                 for column in ["name", "department", "salary", "hired", "level"] {
                     #expect(try schemaHas(tx, "secondaryIndex_staff_\(column)"))
@@ -219,19 +227,25 @@ extension Extensions {
             try test.database.register(byMetadata, withName: "metadata")
             try test.database.register(byKey, withName: "keys")
             try connection.readWrite { tx throws in
-                try tx.setObject(employee("A", "x", 1), forKey: "a", inCollection: "employees", withMetadata: Badge(level: 1))
+                try tx.setObject(
+                    employee("A", "x", 1), forKey: "a", inCollection: "employees", withMetadata: Badge(level: 1))
             }
             #expect(calls() == [1, 1, 1])
-            try connection.readWrite { tx in try tx.replaceMetadata(Badge(level: 2), forKey: "a", inCollection: "employees") }
+            try connection.readWrite { tx in
+                try tx.replaceMetadata(Badge(level: 2), forKey: "a", inCollection: "employees")
+            }
             #expect(calls() == [1, 2, 1])
-            try connection.readWrite { tx in try tx.replaceObject(employee("A", "x", 2), forKey: "a", inCollection: "employees") }
+            try connection.readWrite { tx in
+                try tx.replaceObject(employee("A", "x", 2), forKey: "a", inCollection: "employees")
+            }
             #expect(calls() == [2, 2, 1])
             try connection.readWrite { tx in try tx.touchObject(forKey: "a", inCollection: "employees") }
             #expect(calls() == [3, 2, 1])
             try connection.readWrite { tx in try tx.touchMetadata(forKey: "a", inCollection: "employees") }
             #expect(calls() == [3, 3, 1])
             try connection.readWrite { tx throws in
-                try tx.setObject(employee("A", "x", 3), forKey: "a", inCollection: "employees", withMetadata: Badge(level: 4))
+                try tx.setObject(
+                    employee("A", "x", 3), forKey: "a", inCollection: "employees", withMetadata: Badge(level: 4))
             }
             #expect(calls() == [4, 4, 1])
             try connection.read { tx throws in

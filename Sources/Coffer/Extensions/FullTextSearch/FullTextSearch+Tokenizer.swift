@@ -21,7 +21,8 @@ extension FullTextSearch {
             case (.simple, .fts5): (name, arguments) = ("ascii", [])
             case (.simple, _): (name, arguments) = ("simple", [])
             case (.porter, _): (name, arguments) = ("porter", [])
-            case (.unicode61(let remove), .fts5): (name, arguments) = ("unicode61", ["remove_diacritics", remove ? "1" : "0"])
+            case (.unicode61(let remove), .fts5):
+                (name, arguments) = ("unicode61", ["remove_diacritics", remove ? "1" : "0"])
             case (.unicode61(let remove), _): (name, arguments) = ("unicode61", ["remove_diacritics=\(remove ? 1 : 0)"])
             case (.custom(let custom, let args), _): (name, arguments) = (custom, args)
             }
@@ -38,7 +39,8 @@ extension FullTextSearch {
             guard ExtensionSQL.isPlainIdentifier(name) else {
                 throw DatabaseError(.extensionFailure, "tokenizer name \"\(name)\" is not a plain identifier")
             }
-            for argument in arguments where !FullTextSearch.isSafeOptionText(argument.replacingOccurrences(of: "=", with: "")) {
+            for argument in arguments
+            where !FullTextSearch.isSafeOptionText(argument.replacingOccurrences(of: "=", with: "")) {
                 throw DatabaseError(
                     .extensionFailure, "an argument of tokenizer \"\(name)\" has characters that are not allowed")
             }

@@ -103,7 +103,8 @@ extension FullTextSearch: ExtensionImplementation {
     /// Whether `text` can be written quoted into the table definition.
     static func isSafeOptionText(_ text: String) -> Bool {
         text.unicodeScalars.allSatisfy {
-            $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "_,.- ".unicodeScalars.contains($0))
+            $0.isASCII
+                && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "_,.- ".unicodeScalars.contains($0))
         }
     }
 }

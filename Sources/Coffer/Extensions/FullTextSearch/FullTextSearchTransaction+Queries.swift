@@ -95,7 +95,8 @@ extension FullTextSearchTransaction {
             _ stop: inout Bool
         ) throws -> Void
     ) throws {
-        try enumerate(expression, snippet: options, object: true, metadata: true) { ck, object, metadata, snippet, stop in
+        try enumerate(expression, snippet: options, object: true, metadata: true) {
+            ck, object, metadata, snippet, stop in
             guard let object else { return }
             try body(snippet, ck.collection, ck.key, object, metadata, &stop)
         }
@@ -165,7 +166,8 @@ extension FullTextSearchTransaction {
             return stmt
         }
         let withSnippet = options != nil
-        try transaction.forEachMatchedRow(stmt, object: object, metadata: metadata) { stmt, ck, object, metadata, stop in
+        try transaction.forEachMatchedRow(stmt, object: object, metadata: metadata) {
+            stmt, ck, object, metadata, stop in
             try body(ck, object, metadata, withSnippet ? stmt.text(1) : "", &stop)
         }
     }

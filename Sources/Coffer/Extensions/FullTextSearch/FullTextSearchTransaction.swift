@@ -1,7 +1,8 @@
 import CofferSQLite
 
-/// A full-text search inside one transaction: what `tx.ext(name)` (or `tx.fullTextSearch(name)`)
-/// returns for a ``FullTextSearch``. Searches see the transaction's snapshot, including its own
+/// A full-text search inside one transaction, returned by `tx.fullTextSearch(name)` or `tx.ext(name)`.
+///
+/// Searches see the transaction's snapshot, including its own
 /// uncommitted writes.
 ///
 /// Valid only inside the transaction's closure; every method throws `misuse` afterwards.
@@ -36,12 +37,15 @@ public final class FullTextSearchTransaction {
         return transaction
     }
 
-    /// Whether this transaction's snapshot holds the full-text search's table (cached). Write transactions
-    /// always do; a reader pinned to a snapshot from before the registration committed does not.
+    /// Whether this transaction's snapshot holds the full-text search's table (cached).
+    ///
+    /// Write transactions always do; a reader pinned to a snapshot from before the registration committed does not.
     func isVisible() throws -> Bool {
         if let visible { return visible }
         let transaction = try activeTransaction()
-        let result = try transaction is ReadWriteTransaction || transaction.snapshotHasTable(FullTextSearch.tableName(registeredName: registeredName))
+        let result =
+            try transaction is ReadWriteTransaction
+            || transaction.snapshotHasTable(FullTextSearch.tableName(registeredName: registeredName))
         visible = result
         return result
     }
@@ -53,7 +57,8 @@ public final class FullTextSearchTransaction {
         let transaction = try activeTransaction()
         guard try isVisible() else {
             throw DatabaseError(
-                .extensionFailure, "full-text search \"\(registeredName)\" is not registered in this transaction's snapshot")
+                .extensionFailure,
+                "full-text search \"\(registeredName)\" is not registered in this transaction's snapshot")
         }
         return transaction
     }

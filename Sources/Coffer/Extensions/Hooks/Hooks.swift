@@ -34,8 +34,10 @@ public struct Hooks: DatabaseExtension {
 
     /// The collections whose writes call the closures; remove-all of every collection always does.
     public var allowedCollections: AllowList<String>
-    /// Runs before a row is inserted, updated or replaced; object and metadata are the new values
-    /// (the stored ones for the part a replace keeps). Not called for touches.
+    /// Runs before a row is inserted, updated or replaced.
+    ///
+    /// Object and metadata are the new values (the stored ones for the part a replace keeps).
+    /// Not called for touches.
     public var willModifyRow: ModifyRowHook?
     /// Runs after a row was inserted, updated, replaced or touched, with the row's current values.
     public var didModifyRow: ModifyRowHook?

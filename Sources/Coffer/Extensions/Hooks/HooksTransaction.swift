@@ -81,7 +81,8 @@ final class HooksTransaction: ExtensionTransaction {
         let write = try writeTransaction()
         try guarded(write) {
             try hook(
-                write, row.collectionKey.collection, row.collectionKey.key, shielded(row.object), shielded(row.metadata),
+                write, row.collectionKey.collection, row.collectionKey.key, shielded(row.object),
+                shielded(row.metadata),
                 flags)
         }
     }

@@ -53,7 +53,7 @@ public struct SecondaryIndexSetup: Sendable, Hashable {
         self.columns = columns.map { Column($0.0, $0.1) }
     }
 
-    /// Appends a column. Names are checked when the index is registered.
+    /// Appends a column; names are checked when the index is registered.
     public mutating func addColumn(_ name: String, type: ColumnType) {
         columns.append(Column(name, type))
     }

@@ -14,7 +14,8 @@ extension SecondaryIndexTransaction {
     public func enumerateKeys(
         matching query: DatabaseQuery, _ body: (_ collection: String, _ key: String, _ stop: inout Bool) throws -> Void
     ) throws {
-        try enumerate(query, object: false, metadata: false) { ck, _, _, stop in try body(ck.collection, ck.key, &stop) }
+        try enumerate(query, object: false, metadata: false) { ck, _, _, stop in try body(ck.collection, ck.key, &stop)
+        }
     }
 
     /// Calls `body` with the collection, key and object of each row matching `query`.

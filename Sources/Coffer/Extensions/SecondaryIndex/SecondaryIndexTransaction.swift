@@ -1,7 +1,8 @@
 import CofferSQLite
 
-/// A secondary index inside one transaction: what `tx.ext(name)` (or `tx.secondaryIndex(name)`)
-/// returns for a ``SecondaryIndex``. Queries see the transaction's snapshot, including its own
+/// A secondary index inside one transaction, returned by `tx.secondaryIndex(name)` or `tx.ext(name)`.
+///
+/// Queries see the transaction's snapshot, including its own
 /// uncommitted writes.
 ///
 /// Valid only inside the transaction's closure; every method throws `misuse` afterwards.
@@ -36,12 +37,15 @@ public final class SecondaryIndexTransaction {
         return transaction
     }
 
-    /// Whether this transaction's snapshot holds the secondary index's table (cached). Write transactions
-    /// always do; a reader pinned to a snapshot from before the registration committed does not.
+    /// Whether this transaction's snapshot holds the secondary index's table (cached).
+    ///
+    /// Write transactions always do; a reader pinned to a snapshot from before the registration committed does not.
     func isVisible() throws -> Bool {
         if let visible { return visible }
         let transaction = try activeTransaction()
-        let result = try transaction is ReadWriteTransaction || transaction.snapshotHasTable(SecondaryIndex.tableName(registeredName: registeredName))
+        let result =
+            try transaction is ReadWriteTransaction
+            || transaction.snapshotHasTable(SecondaryIndex.tableName(registeredName: registeredName))
         visible = result
         return result
     }
@@ -53,7 +57,8 @@ public final class SecondaryIndexTransaction {
         let transaction = try activeTransaction()
         guard try isVisible() else {
             throw DatabaseError(
-                .extensionFailure, "secondary index \"\(registeredName)\" is not registered in this transaction's snapshot")
+                .extensionFailure,
+                "secondary index \"\(registeredName)\" is not registered in this transaction's snapshot")
         }
         return transaction
     }
