@@ -1,0 +1,51 @@
+/// The SQL a full-text search runs, built once per connection from its configuration.
+struct FullTextSearchSQL {
+    /// The `yap2` key under which the table definition is recorded.
+    static let setupKey = "setup"
+    /// The `yap2` key YapDatabase uses for the module name.
+    static let versionKey = "ftsVersion"
+
+    let quotedTable: String
+    let create: String
+    let drop: String
+    let insert: String
+    let deleteRowid: String
+    let deleteAll: String
+    let deleteCollection: String
+    let selectRowids: String
+    let count: String
+    /// `SELECT "rowid", snippet(…) … MATCH ?`: five snippet arguments, then the match expression.
+    let selectSnippets: String
+    /// The snippet of one row: five snippet arguments, the match expression, the rowid.
+    let snippetForRowid: String
+    /// The order of the snippet arguments, which differs between modules.
+    let version: FullTextSearch.Version
+
+    init(registeredName: String, search: FullTextSearch) {
+        version = search.version
+        let table = FullTextSearch.tableName(registeredName: registeredName)
+        let quoted = ExtensionSQL.quote(table)
+        quotedTable = quoted
+        var definition = search.columns.map(ExtensionSQL.quote)
+        if let tokenizer = search.tokenizer { definition.append(tokenizer.definition(for: search.version)) }
+        let quote = search.version == .fts5 ? "'" : "\""
+        for (key, value) in search.options.sorted(by: { $0.key < $1.key }) {
+            definition.append("\(key)=\(quote)\(value)\(quote)")
+        }
+        create =
+            "CREATE VIRTUAL TABLE IF NOT EXISTS \(quoted) USING \(search.version.rawValue)(\(definition.joined(separator: ", ")))"
+        drop = "DROP TABLE IF EXISTS \(quoted)"
+        let names = (["rowid"] + search.columns).map(ExtensionSQL.quote)
+        let placeholders = Array(repeating: "?", count: names.count).joined(separator: ", ")
+        insert = "INSERT INTO \(quoted) (\(names.joined(separator: ", "))) VALUES (\(placeholders))"
+        deleteRowid = "DELETE FROM \(quoted) WHERE \"rowid\" = ?"
+        deleteAll = "DELETE FROM \(quoted)"
+        deleteCollection =
+            "DELETE FROM \(quoted) WHERE \"rowid\" IN (SELECT \"rowid\" FROM \"database2\" WHERE \"collection\" = ?)"
+        selectRowids = "SELECT \"rowid\" FROM \(quoted) WHERE \(quoted) MATCH ?"
+        count = "SELECT COUNT(*) FROM \(quoted) WHERE \(quoted) MATCH ?"
+        let snippet = "snippet(\(quoted), ?, ?, ?, ?, ?)"
+        selectSnippets = "SELECT \"rowid\", \(snippet) FROM \(quoted) WHERE \(quoted) MATCH ?"
+        snippetForRowid = "SELECT \(snippet) FROM \(quoted) WHERE \(quoted) MATCH ? AND \"rowid\" = ?"
+    }
+}

@@ -1,0 +1,70 @@
+/// Closures that run around every write, inside the write transaction (YapDatabase's
+/// `YapDatabaseHooks`): a place for side effects that must commit or roll back with the rows —
+/// audit records, cascades, validation.
+///
+/// ```swift
+/// var hooks = Hooks(allowedCollections: .only(["orders"]))
+/// hooks.didRemoveRow = { tx, collection, key in
+///     try tx.removeObject(forKey: key, inCollection: "order-lines")
+/// }
+/// try database.register(hooks, withName: "cascade")
+/// ```
+///
+/// Each closure receives the live ``ReadWriteTransaction`` and may read and write through it
+/// (writes run the hooks again). Object and metadata arrive as ``LazyValue``s, decoded only if
+/// read. Throwing from a closure fails the write call and rolls the whole transaction back.
+/// Closures run on the writing connection's queue, in registration order with other extensions,
+/// and must not keep the transaction or the lazy values.
+///
+/// Hooks keep no tables: they are not persistent and are never populated. `removeObjects(forKeys:)`
+/// reports one removal per existing row.
+public struct Hooks: DatabaseExtension {
+    /// A closure around a row insert, update, replace or touch.
+    public typealias ModifyRowHook =
+        @Sendable (
+            _ transaction: ReadWriteTransaction, _ collection: String, _ key: String, _ object: LazyValue,
+            _ metadata: LazyValue, _ flags: Flags
+        ) throws -> Void
+    /// A closure around the removal of one row.
+    public typealias RemoveRowHook =
+        @Sendable (_ transaction: ReadWriteTransaction, _ collection: String, _ key: String) throws -> Void
+    /// A closure around the removal of every row of a collection, or of every collection (nil).
+    public typealias RemoveAllRowsHook =
+        @Sendable (_ transaction: ReadWriteTransaction, _ collection: String?) throws -> Void
+
+    /// The collections whose writes call the closures; remove-all of every collection always does.
+    public var allowedCollections: AllowList<String>
+    /// Runs before a row is inserted, updated or replaced.
+    ///
+    /// Object and metadata are the new values (the stored ones for the part a replace keeps).
+    /// Not called for touches.
+    public var willModifyRow: ModifyRowHook?
+    /// Runs after a row was inserted, updated, replaced or touched, with the row's current values.
+    public var didModifyRow: ModifyRowHook?
+    /// Runs before a row is removed (it can still be read).
+    public var willRemoveRow: RemoveRowHook?
+    /// Runs after a row was removed.
+    public var didRemoveRow: RemoveRowHook?
+    /// Runs before every row of a collection (or, with nil, of the database) is removed.
+    public var willRemoveAllRows: RemoveAllRowsHook?
+    /// Runs after every row of a collection (or, with nil, of the database) was removed.
+    public var didRemoveAllRows: RemoveAllRowsHook?
+
+    /// Creates hooks without closures; set the ones you need before registering.
+    public init(allowedCollections: AllowList<String> = .all) {
+        self.allowedCollections = allowedCollections
+    }
+}
+
+extension Hooks: ExtensionImplementation {
+    var kind: String { "Hooks" }
+    var classVersion: Int { 1 }
+    var versionTag: String { "" }
+    var isPersistent: Bool { false }
+
+    func tableNames(registeredName: String) -> [String] { [] }
+
+    func makeConnectionState(registeredName: String) -> any ExtensionConnectionState {
+        HooksConnectionState(hooks: self)
+    }
+}

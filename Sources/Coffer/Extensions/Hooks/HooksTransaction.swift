@@ -1,0 +1,131 @@
+/// Calls a ``Hooks``' closures for one transaction.
+final class HooksTransaction: ExtensionTransaction {
+    // Weak: the transaction owns this object.
+    private weak var transaction: ReadTransaction?
+    private let hooks: Hooks
+
+    init(context: ExtensionContext, hooks: Hooks) {
+        self.transaction = context.transaction
+        self.hooks = hooks
+    }
+
+    func willInsert(_ row: ExtensionRow) throws {
+        try modify(hooks.willModifyRow, row, [.inserted, .objectChanged, .metadataChanged])
+    }
+
+    func didInsert(_ row: ExtensionRow) throws {
+        try modify(hooks.didModifyRow, row, [.inserted, .objectChanged, .metadataChanged])
+    }
+
+    func willUpdate(_ row: ExtensionRow) throws {
+        try modify(hooks.willModifyRow, row, [.updated, .objectChanged, .metadataChanged])
+    }
+
+    func didUpdate(_ row: ExtensionRow) throws {
+        try modify(hooks.didModifyRow, row, [.updated, .objectChanged, .metadataChanged])
+    }
+
+    func willReplaceObject(_ row: ExtensionRow) throws {
+        try modify(hooks.willModifyRow, row, [.updated, .objectChanged])
+    }
+
+    func didReplaceObject(_ row: ExtensionRow) throws {
+        try modify(hooks.didModifyRow, row, [.updated, .objectChanged])
+    }
+
+    func willReplaceMetadata(_ row: ExtensionRow) throws {
+        try modify(hooks.willModifyRow, row, [.updated, .metadataChanged])
+    }
+
+    func didReplaceMetadata(_ row: ExtensionRow) throws {
+        try modify(hooks.didModifyRow, row, [.updated, .metadataChanged])
+    }
+
+    func didTouch(_ row: ExtensionRow, object: Bool, metadata: Bool) throws {
+        var flags: Hooks.Flags = .updated
+        if object { flags.insert(.objectTouched) }
+        if metadata { flags.insert(.metadataTouched) }
+        try modify(hooks.didModifyRow, row, flags)
+    }
+
+    func willRemove(_ ck: CollectionKey, rowid: Int64) throws {
+        try remove(hooks.willRemoveRow, ck)
+    }
+
+    func didRemove(_ ck: CollectionKey, rowid: Int64) throws {
+        try remove(hooks.didRemoveRow, ck)
+    }
+
+    func willRemoveAll(inCollection collection: String) throws {
+        guard hooks.allowedCollections.isAllowed(collection) else { return }
+        try removeAll(hooks.willRemoveAllRows, collection)
+    }
+
+    func didRemoveAll(inCollection collection: String) throws {
+        guard hooks.allowedCollections.isAllowed(collection) else { return }
+        try removeAll(hooks.didRemoveAllRows, collection)
+    }
+
+    func willRemoveAllCollections() throws {
+        try removeAll(hooks.willRemoveAllRows, nil)
+    }
+
+    func didRemoveAllCollections() throws {
+        try removeAll(hooks.didRemoveAllRows, nil)
+    }
+
+    // MARK: Calling
+
+    private func modify(_ hook: Hooks.ModifyRowHook?, _ row: ExtensionRow, _ flags: Hooks.Flags) throws {
+        guard let hook, hooks.allowedCollections.isAllowed(row.collectionKey.collection) else { return }
+        let write = try writeTransaction()
+        try guarded(write) {
+            try hook(
+                write, row.collectionKey.collection, row.collectionKey.key, shielded(row.object),
+                shielded(row.metadata),
+                flags)
+        }
+    }
+
+    private func remove(_ hook: Hooks.RemoveRowHook?, _ ck: CollectionKey) throws {
+        guard let hook, hooks.allowedCollections.isAllowed(ck.collection) else { return }
+        let write = try writeTransaction()
+        try guarded(write) { try hook(write, ck.collection, ck.key) }
+    }
+
+    private func removeAll(_ hook: Hooks.RemoveAllRowsHook?, _ collection: String?) throws {
+        guard let hook else { return }
+        let write = try writeTransaction()
+        try guarded(write) { try hook(write, collection) }
+    }
+
+    private func writeTransaction() throws -> ReadWriteTransaction {
+        guard let write = transaction as? ReadWriteTransaction else {
+            throw DatabaseError(.misuse, "hooks ran outside a read-write transaction")
+        }
+        return write
+    }
+
+    /// A failing hook rolls the whole transaction back, even when the caller catches the error.
+    private func guarded(_ write: ReadWriteTransaction, _ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch {
+            write.rollback()
+            throw error
+        }
+    }
+
+    /// A lazy value that throws `misuse` instead of touching a finished transaction, for values
+    /// handed to user closures (which might keep them).
+    private func shielded(_ value: LazyValue) -> LazyValue {
+        if value.isLoaded { return LazyValue(try? value.value()) }
+        return LazyValue { [weak transaction] in
+            guard let transaction else {
+                throw DatabaseError(.misuse, "a hook's lazy value was read after its transaction ended")
+            }
+            try transaction.checkActive()
+            return try value.value()
+        }
+    }
+}

@@ -1,0 +1,139 @@
+/// The closure an extension runs on a row to derive its values (an index entry, searchable text),
+/// and which part of the row it reads — YapDatabase's `withKeyBlock` / `withObjectBlock` /
+/// `withMetadataBlock` / `withRowBlock`.
+///
+/// The closure fills `values` (for example a secondary index's column values); leaving them
+/// empty means "no entry for this row", and an existing entry is removed. Which part the closure
+/// reads decides when it runs again, so a row is only re-derived when its input changed:
+///
+/// | handler | runs on |
+/// |---|---|
+/// | ``byKey(_:)`` | insert only (the key never changes) |
+/// | ``byObject(_:)`` | insert, update, object replaced, object touched |
+/// | ``byMetadata(_:)`` | insert, update, metadata replaced, metadata touched |
+/// | ``byRow(_:)`` | every change |
+///
+/// The closure runs inside the write transaction (or the registration's), on its connection's
+/// queue, and may run on any thread; it must not keep the transaction. Throwing from it rolls
+/// the whole transaction back (a registration fails and leaves nothing behind).
+public struct RowHandler<Values>: Sendable {
+    /// Which part of a row the closure reads.
+    public enum Kind: Sendable, Hashable {
+        /// Collection and key only.
+        case key
+        /// The object.
+        case object
+        /// The metadata.
+        case metadata
+        /// Object and metadata.
+        case row
+    }
+
+    /// Which part of a row the closure reads.
+    public let kind: Kind
+    let body:
+        @Sendable (
+            _ transaction: ReadTransaction, _ values: inout Values, _ row: CollectionKey, _ object: LazyValue,
+            _ metadata: LazyValue
+        ) throws -> Void
+
+    /// A handler that derives values from the collection and key.
+    public static func byKey(
+        _ body:
+            @escaping @Sendable (
+                _ transaction: ReadTransaction, _ values: inout Values, _ collection: String, _ key: String
+            ) throws -> Void
+    ) -> RowHandler {
+        RowHandler(kind: .key) { tx, values, ck, _, _ in try body(tx, &values, ck.collection, ck.key) }
+    }
+
+    /// A handler that derives values from the object.
+    public static func byObject(
+        _ body:
+            @escaping @Sendable (
+                _ transaction: ReadTransaction, _ values: inout Values, _ collection: String, _ key: String,
+                _ object: any Sendable
+            ) throws -> Void
+    ) -> RowHandler {
+        RowHandler(kind: .object) { tx, values, ck, object, _ in
+            guard let object = try object.value() else { return }
+            try body(tx, &values, ck.collection, ck.key, object)
+        }
+    }
+
+    /// A handler that derives values from objects of type `T`; rows holding anything else get no entry.
+    public static func byObject<T>(
+        _ type: T.Type,
+        _ body:
+            @escaping @Sendable (
+                _ transaction: ReadTransaction, _ values: inout Values, _ collection: String, _ key: String, _ object: T
+            ) throws -> Void
+    ) -> RowHandler {
+        RowHandler(kind: .object) { tx, values, ck, object, _ in
+            guard let object = try object.value(as: T.self) else { return }
+            try body(tx, &values, ck.collection, ck.key, object)
+        }
+    }
+
+    /// A handler that derives values from the metadata (nil when the row has none).
+    public static func byMetadata(
+        _ body:
+            @escaping @Sendable (
+                _ transaction: ReadTransaction, _ values: inout Values, _ collection: String, _ key: String,
+                _ metadata: (any Sendable)?
+            ) throws -> Void
+    ) -> RowHandler {
+        RowHandler(kind: .metadata) { tx, values, ck, _, metadata in
+            try body(tx, &values, ck.collection, ck.key, try metadata.value())
+        }
+    }
+
+    /// A handler that derives values from the object and the metadata.
+    public static func byRow(
+        _ body:
+            @escaping @Sendable (
+                _ transaction: ReadTransaction, _ values: inout Values, _ collection: String, _ key: String,
+                _ object: any Sendable, _ metadata: (any Sendable)?
+            ) throws -> Void
+    ) -> RowHandler {
+        RowHandler(kind: .row) { tx, values, ck, object, metadata in
+            guard let object = try object.value() else { return }
+            try body(tx, &values, ck.collection, ck.key, object, try metadata.value())
+        }
+    }
+
+    /// Whether the closure reads the object (so population must load it).
+    var readsObject: Bool { kind == .object || kind == .row }
+    /// Whether the closure reads the metadata.
+    var readsMetadata: Bool { kind == .metadata || kind == .row }
+
+    /// Whether a change of this kind can change what the closure derives.
+    func runs(on change: RowHandlerChange) -> Bool {
+        switch (kind, change) {
+        case (_, .insert): true
+        case (.key, _): false
+        case (.row, _): true
+        case (_, .update): true
+        case (.object, .replaceObject), (.metadata, .replaceMetadata): true
+        case (.object, .touch(let object, _)): object
+        case (.metadata, .touch(_, let metadata)): metadata
+        default: false
+        }
+    }
+
+    /// Runs the closure on `row` starting from `empty`.
+    func values(for row: ExtensionRow, in transaction: ReadTransaction, startingWith empty: Values) throws -> Values {
+        var values = empty
+        try body(transaction, &values, row.collectionKey, row.object, row.metadata)
+        return values
+    }
+}
+
+/// What happened to a row, for deciding whether a ``RowHandler`` runs again.
+enum RowHandlerChange {
+    case insert
+    case update
+    case replaceObject
+    case replaceMetadata
+    case touch(object: Bool, metadata: Bool)
+}
