@@ -88,6 +88,10 @@ extension ConnectionCore {
                 rollbackWrite(tx)
                 throw error
             }
+            if let error = tx.doomingError {
+                rollbackWrite(tx)
+                throw error
+            }
             if tx.isRolledBack {
                 rollbackWrite(tx)
                 return value

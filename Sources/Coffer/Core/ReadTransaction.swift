@@ -28,7 +28,11 @@ public class ReadTransaction {
         self.extensionEntries = connection.database.extensionEntries
     }
 
-    func invalidate() { isActive = false }
+    /// Ends the transaction's validity and releases the extensions' objects (which refer back to it).
+    func invalidate() {
+        isActive = false
+        extensionTransactions.removeAll()
+    }
 
     @inline(__always)
     func checkActive() throws {

@@ -10,14 +10,14 @@ extension ReadWriteTransaction {
         let ck = CollectionKey(collection: collection ?? "", key: key)
         guard let rowid = try existingRowid(ck) else { return }
         let hooks = hookReceivers
-        for hook in hooks { try hook.willRemove(ck, rowid: rowid) }
+        try runHooks(hooks) { hook in try hook.willRemove(ck, rowid: rowid) }
         try mapSQLite(collection: ck.collection, key: ck.key) {
             let stmt = try core.sqlite.cachedStatement(SQL.deleteRowid)
             try stmt.bind(rowid, at: 1)
             try stmt.run()
         }
         noteRemoved(ck)
-        for hook in hooks { try hook.didRemove(ck, rowid: rowid) }
+        try runHooks(hooks) { hook in try hook.didRemove(ck, rowid: rowid) }
     }
 
     /// Removes the rows for `keys` in `collection`; keys without a row are ignored.
@@ -63,7 +63,7 @@ extension ReadWriteTransaction {
         try checkWritable()
         let collection = collection ?? ""
         let hooks = hookReceivers
-        for hook in hooks { try hook.willRemoveAll(inCollection: collection) }
+        try runHooks(hooks) { hook in try hook.willRemoveAll(inCollection: collection) }
         let removed = try mapSQLite(collection: collection) { () throws -> Int in
             let stmt = try core.sqlite.cachedStatement(SQL.deleteCollection)
             try stmt.bind(collection, at: 1)
@@ -72,7 +72,7 @@ extension ReadWriteTransaction {
         }
         core.objectCache.removeAll { ck, _ in ck.collection == collection }
         core.metadataCache.removeAll { ck, _ in ck.collection == collection }
-        for hook in hooks { try hook.didRemoveAll(inCollection: collection) }
+        try runHooks(hooks) { hook in try hook.didRemoveAll(inCollection: collection) }
         guard removed > 0 || changes.insertedKeys.contains(where: { $0.collection == collection }) else { return }
         core.mutationCount &+= 1
         changes.noteRemovedCollection(collection)
@@ -84,13 +84,13 @@ extension ReadWriteTransaction {
     public func removeAllObjectsInAllCollections() throws {
         try checkWritable()
         let hooks = hookReceivers
-        for hook in hooks { try hook.willRemoveAllCollections() }
+        try runHooks(hooks) { hook in try hook.willRemoveAllCollections() }
         let removed = try mapSQLite { () throws -> Int in
             try core.sqlite.cachedStatement(SQL.deleteAll).run()
             return core.sqlite.changes
         }
         core.flushCaches()
-        for hook in hooks { try hook.didRemoveAllCollections() }
+        try runHooks(hooks) { hook in try hook.didRemoveAllCollections() }
         guard removed > 0 || !changes.insertedKeys.isEmpty else { return }
         core.mutationCount &+= 1
         changes.noteRemovedAll()
@@ -122,9 +122,9 @@ extension ReadWriteTransaction {
         guard !hooks.isEmpty else { return }
         let row = ExtensionRow(
             collectionKey: ck, rowid: rowid,
-            object: LazyValue { [unowned self] in try self.object(forKey: ck.key, inCollection: ck.collection) },
-            metadata: LazyValue { [unowned self] in try self.metadata(forKey: ck.key, inCollection: ck.collection) })
-        for hook in hooks { try hook.didTouch(row, object: object, metadata: metadata) }
+            object: lazyObject(ck),
+            metadata: lazyMetadata(ck))
+        try runHooks(hooks) { hook in try hook.didTouch(row, object: object, metadata: metadata) }
     }
 
     private func noteRemoved(_ ck: CollectionKey) {

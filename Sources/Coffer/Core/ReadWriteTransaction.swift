@@ -9,7 +9,9 @@ public import Foundation
 public final class ReadWriteTransaction: ReadTransaction {
     var changes = PendingChanges()
     private var completions: [(DispatchQueue?, @Sendable () -> Void)] = []
-    private(set) var isRolledBack = false
+    var isRolledBack = false
+    /// The error of a failed extension hook: the transaction then rolls back and throws it.
+    var doomingError: (any Error)?
 
     /// A value delivered with this commit's ``Changeset`` (YapDatabase's custom notification object).
     public var notificationCustomObject: (any Sendable)?
@@ -86,7 +88,7 @@ public final class ReadWriteTransaction: ReadTransaction {
         let existing = try existingRowid(ck)
         var row = ExtensionRow(
             collectionKey: ck, rowid: existing ?? 0, object: LazyValue(object), metadata: LazyValue(metadata))
-        for hook in hooks { try existing == nil ? hook.willInsert(row) : hook.willUpdate(row) }
+        try runHooks(hooks) { hook in try existing == nil ? hook.willInsert(row) : hook.willUpdate(row) }
         let inserted = try mapSQLite(collection: ck.collection, key: ck.key) { () throws -> Bool in
             if let rowid = existing {
                 let stmt = try core.sqlite.cachedStatement(SQL.updateAll)
@@ -108,7 +110,7 @@ public final class ReadWriteTransaction: ReadTransaction {
             row = ExtensionRow(
                 collectionKey: ck, rowid: core.sqlite.lastInsertRowID, object: row.object, metadata: row.metadata)
         }
-        for hook in hooks { try inserted ? hook.didInsert(row) : hook.didUpdate(row) }
+        try runHooks(hooks) { hook in try inserted ? hook.didInsert(row) : hook.didUpdate(row) }
         core.mutationCount &+= 1
         changes.hasDiskChanges = true
         if inserted { changes.insertedKeys.insert(ck) }
@@ -145,15 +147,15 @@ public final class ReadWriteTransaction: ReadTransaction {
         let hooks = hookReceivers
         let row = ExtensionRow(
             collectionKey: ck, rowid: rowid, object: LazyValue(object),
-            metadata: LazyValue { [unowned self] in try self.metadata(forKey: ck.key, inCollection: ck.collection) })
-        for hook in hooks { try hook.willReplaceObject(row) }
+            metadata: lazyMetadata(ck))
+        try runHooks(hooks) { hook in try hook.willReplaceObject(row) }
         try mapSQLite(collection: ck.collection, key: ck.key) {
             let stmt = try core.sqlite.cachedStatement(SQL.updateData)
             try stmt.bind(data, at: 1)
             try stmt.bind(rowid, at: 2)
             try stmt.run()
         }
-        for hook in hooks { try hook.didReplaceObject(row) }
+        try runHooks(hooks) { hook in try hook.didReplaceObject(row) }
         core.mutationCount &+= 1
         changes.hasDiskChanges = true
         if core.config.objectCacheEnabled { core.objectCache.setValue(object, forKey: ck) }
@@ -179,16 +181,16 @@ public final class ReadWriteTransaction: ReadTransaction {
         let hooks = hookReceivers
         let row = ExtensionRow(
             collectionKey: ck, rowid: rowid,
-            object: LazyValue { [unowned self] in try self.object(forKey: ck.key, inCollection: ck.collection) },
+            object: lazyObject(ck),
             metadata: LazyValue(metadata))
-        for hook in hooks { try hook.willReplaceMetadata(row) }
+        try runHooks(hooks) { hook in try hook.willReplaceMetadata(row) }
         try mapSQLite(collection: ck.collection, key: ck.key) {
             let stmt = try core.sqlite.cachedStatement(SQL.updateMetadata)
             try stmt.bind(data, at: 1)
             try stmt.bind(rowid, at: 2)
             try stmt.run()
         }
-        for hook in hooks { try hook.didReplaceMetadata(row) }
+        try runHooks(hooks) { hook in try hook.didReplaceMetadata(row) }
         core.mutationCount &+= 1
         changes.hasDiskChanges = true
         if core.config.metadataCacheEnabled { core.metadataCache.setValue(metadata, forKey: ck) }
@@ -197,6 +199,36 @@ public final class ReadWriteTransaction: ReadTransaction {
     }
 
     // MARK: Helpers
+
+    /// Calls `body` for each extension in registration order. A throwing hook dooms the whole
+    /// transaction: it rolls back even when the caller catches the error.
+    func runHooks(_ hooks: [any ExtensionTransaction], _ body: (any ExtensionTransaction) throws -> Void) throws {
+        for hook in hooks {
+            do {
+                try body(hook)
+            } catch {
+                isRolledBack = true
+                if doomingError == nil { doomingError = error }
+                throw error
+            }
+        }
+    }
+
+    /// The row's object, deserialized only if a hook asks (a misuse error after the transaction).
+    func lazyObject(_ ck: CollectionKey) -> LazyValue {
+        LazyValue { [weak self] in
+            guard let self else { throw DatabaseError(.misuse, "the transaction of this value has ended") }
+            return try self.object(forKey: ck.key, inCollection: ck.collection)
+        }
+    }
+
+    /// The row's metadata, deserialized only if a hook asks.
+    func lazyMetadata(_ ck: CollectionKey) -> LazyValue {
+        LazyValue { [weak self] in
+            guard let self else { throw DatabaseError(.misuse, "the transaction of this value has ended") }
+            return try self.metadata(forKey: ck.key, inCollection: ck.collection)
+        }
+    }
 
     /// The row's rowid, or nil when it does not exist.
     func existingRowid(_ ck: CollectionKey) throws -> Int64? {

@@ -146,11 +146,15 @@ extension Extensions {
                     try tx.setObject(3, forKey: "bad", inCollection: nil)
                 }
             }
-            // Caught inside the block: the transaction is rolled back all the same.
-            try connection.readWrite { tx in
-                try tx.setObject(2, forKey: "fine", inCollection: nil)
-                #expect(throws: Boom.self) { try tx.removeObject(forKey: "keep", inCollection: nil) }
+            // Caught inside the block: the transaction is rolled back all the same, and the hook's
+            // error is thrown by readWrite so the caller learns that nothing was written.
+            let outcome = Result {
+                try connection.readWrite { tx in
+                    try tx.setObject(2, forKey: "fine", inCollection: nil)
+                    #expect(throws: Boom.self) { try tx.removeObject(forKey: "keep", inCollection: nil) }
+                }
             }
+            #expect(throws: Boom.self) { try outcome.get() }
             try connection.read { tx throws in
                 #expect(try tx.allKeys(inCollection: nil) == ["keep"])
             }

@@ -63,16 +63,20 @@ extension Extensions {
                 })
             try test.database.register(index, withName: "pay")
             let connection = try test.connection()
+            // The caller swallows the error, but the transaction is already doomed: later writes
+            // are refused and readWrite rethrows the handler's error after rolling back.
+            let outcome = Result {
             try connection.readWrite { tx throws in
                 try tx.setObject(employee("Ok", "x", 1), forKey: "ok", inCollection: "employees")
                 #expect(throws: Boom.self) {
                     try tx.setObject(employee("Bad", "x", -1), forKey: "bad", inCollection: "employees")
                 }
-                // The caller swallowed the error, but the transaction is already rolled back.
                 #expect(
                     code { try tx.setObject(employee("More", "x", 2), forKey: "more", inCollection: "employees") }
                         == .misuse)
             }
+            }
+            #expect(throws: Boom.self) { try outcome.get() }
             try connection.read { tx throws in
                 #expect(try tx.numberOfKeys(inCollection: "employees") == 0)
                 #expect(try tx.secondaryIndex("pay")?.count(matching: .matchingAll) == 0)
