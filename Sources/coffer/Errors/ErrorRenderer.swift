@@ -59,8 +59,10 @@ enum ErrorRenderer {
         if let path = error.path { context.append("file \(path)") }
         if let code = error.sqliteCode { context.append("SQLite code \(code)") }
         if !context.isEmpty { text += " (" + context.joined(separator: ", ") + ")" }
-        // A key-file error's reason is already the message; other causes add detail.
-        if let underlying = error.underlying, !(underlying is KeyFileError) { text += " — \(underlying)" }
+        // Serialization causes add detail; SQLite and key-file causes only repeat the message.
+        if let underlying = error.underlying, [.serialization, .typeMismatch, .extensionFailure].contains(error.code) {
+            text += " — \(underlying)"
+        }
         return Rendering(text: line(text), status: status)
     }
 
@@ -120,6 +122,15 @@ enum ErrorRenderer {
         return Rendering(text: line(CofferCommand.message(for: error)), status: .failure)
     }
 
+    /// The one-line description of `error` without the `coffer: error:` prefix, for reports that
+    /// list several failures (`verify`).
+    static func describe(_ error: any Error) -> String {
+        let text = render(error).text
+        return text.hasPrefix(linePrefix) ? String(text.dropFirst(linePrefix.count)) : text
+    }
+
+    private static let linePrefix = "coffer: error: "
+
     /// `coffer: error: <message>` on one line, whatever the message contains.
     static func line(_ message: String) -> String {
         var text = message
@@ -127,6 +138,6 @@ enum ErrorRenderer {
             text.removeFirst(prefix.count)
         }
         let flat = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
-        return "coffer: error: " + flat.filter { !$0.isEmpty }.joined(separator: " ")
+        return linePrefix + flat.filter { !$0.isEmpty }.joined(separator: " ")
     }
 }
