@@ -19,12 +19,17 @@ struct CreateCommandTests {
         let workspace = Workspace()
         let environment = ["PW": Workspace.passphrase]
         let created = try workspace.coffer(
-            ["create", "--database", workspace.database, "--new-key-file", workspace.path("db.key"), "--passphrase-env", "PW"],
+            [
+                "create", "--database", workspace.database, "--new-key-file", workspace.path("db.key"),
+                "--passphrase-env", "PW",
+            ],
             environment: environment)
         #expect(created.status == 0, "\(created.err)")
         let info = try workspace.coffer(
-            ["info", "--json", "--database", workspace.database, "--key-file", workspace.path("db.key"),
-             "--passphrase-env", "PW"],
+            [
+                "info", "--json", "--database", workspace.database, "--key-file", workspace.path("db.key"),
+                "--passphrase-env", "PW",
+            ],
             environment: environment)
         #expect(info.status == 0, "\(info.err)")
         let key = try #require(try info.json()["key"] as? [String: Any])

@@ -15,7 +15,9 @@ struct ErrorReportingTests {
         let workspace = Workspace()
         try workspace.createWithRawKey()
         try Data(repeating: 7, count: 32).write(to: workspace.directory.file("wrong.key"))
-        let result = try workspace.coffer(["info", "--database", workspace.database, "--raw-key-file", workspace.path("wrong.key")])
+        let result = try workspace.coffer([
+            "info", "--database", workspace.database, "--raw-key-file", workspace.path("wrong.key"),
+        ])
         expectError(result, status: 3, containing: "wrong key")
     }
 
@@ -31,12 +33,16 @@ struct ErrorReportingTests {
         expectError(
             try workspace.coffer(["ls", "--passphrase-env", "PW"] + keyArguments, environment: ["PW": "wrong"]),
             status: 3, containing: "wrong passphrase")
-        expectError(try workspace.coffer(["ls", "--passphrase-env", "UNSET"] + keyArguments), status: 3, containing: "not set")
-        expectError(try workspace.coffer(["ls", "--database", workspace.database]), status: 3, containing: "key required")
+        expectError(
+            try workspace.coffer(["ls", "--passphrase-env", "UNSET"] + keyArguments), status: 3, containing: "not set")
+        expectError(
+            try workspace.coffer(["ls", "--database", workspace.database]), status: 3, containing: "key required")
         expectError(try workspace.coffer(["ls"] + keyArguments), status: 3, containing: "--passphrase-env")
         try Data(repeating: 1, count: 31).write(to: workspace.directory.file("short.key"))
         expectError(
-            try workspace.coffer(["ls", "--database", workspace.database, "--raw-key-file", workspace.path("short.key")]),
+            try workspace.coffer([
+                "ls", "--database", workspace.database, "--raw-key-file", workspace.path("short.key"),
+            ]),
             status: 3, containing: "exactly 32 bytes")
     }
 
@@ -48,7 +54,8 @@ struct ErrorReportingTests {
             try workspace.coffer(["ls", "--database", workspace.path("text.db"), "--raw-key-file", workspace.rawKey]),
             status: 4, containing: "not a database")
         expectError(
-            try workspace.coffer(["ls", "--database", workspace.path("missing.db"), "--raw-key-file", workspace.rawKey]),
+            try workspace.coffer(["ls", "--database", workspace.path("missing.db"), "--raw-key-file", workspace.rawKey]
+            ),
             status: 5, containing: "no database at")
         #expect(!workspace.exists("missing.db"))
     }
@@ -57,7 +64,8 @@ struct ErrorReportingTests {
         let workspace = Workspace()
         expectError(try workspace.coffer(["ls", "--no-such-option"]), status: 2, containing: "no-such-option")
         expectError(
-            try workspace.coffer(["ls", "--key-file", "a", "--raw-key-file", "b"]), status: 2, containing: "cannot be used together")
+            try workspace.coffer(["ls", "--key-file", "a", "--raw-key-file", "b"]), status: 2,
+            containing: "cannot be used together")
         expectError(try workspace.coffer(["get"]), status: 2, containing: "key")
     }
 
@@ -82,14 +90,18 @@ struct ErrorReportingTests {
             try workspace.coffer(
                 ["create", "--database", workspace.database, "--new-key-file", keyFile, "--passphrase-env", "PW"],
                 environment: environment))
-        results.append(try workspace.coffer(["put", "k"] + keyArguments, environment: environment, stdin: Data("1".utf8)))
+        results.append(
+            try workspace.coffer(["put", "k"] + keyArguments, environment: environment, stdin: Data("1".utf8)))
         for command in [["info"], ["info", "--json"], ["ls"], ["get", "k"], ["verify"], ["export-json"]] {
             results.append(try workspace.coffer(command + keyArguments, environment: environment))
         }
         results.append(
             try workspace.coffer(
-                ["backup", workspace.path("copy.db"), "--new-key-file", workspace.path("copy.key"), "--new-passphrase-env",
-                 "NEWPW"] + keyArguments,
+                [
+                    "backup", workspace.path("copy.db"), "--new-key-file", workspace.path("copy.key"),
+                    "--new-passphrase-env",
+                    "NEWPW",
+                ] + keyArguments,
                 environment: environment))
         // Failures too: a wrong passphrase, a key file used where none exists, a bad raw key.
         results.append(try workspace.coffer(["ls"] + keyArguments, environment: ["PW": secret + "x"]))
@@ -98,7 +110,8 @@ struct ErrorReportingTests {
                 ["ls", "--database", workspace.path("none.db"), "--key-file", keyFile, "--passphrase-env", "PW"],
                 environment: environment))
         results.append(
-            try workspace.coffer(["passwd", "--key-file", keyFile, "--passphrase-env", "PW", "--new-passphrase-env", "NEWPW"],
+            try workspace.coffer(
+                ["passwd", "--key-file", keyFile, "--passphrase-env", "PW", "--new-passphrase-env", "NEWPW"],
                 environment: environment))
         #expect(results.filter { $0.status == 0 }.count >= 9)
         for result in results {

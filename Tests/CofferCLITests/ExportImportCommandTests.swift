@@ -19,9 +19,11 @@ struct ExportImportCommandTests {
         try workspace.createWithRawKey()
         try workspace.importLines(Self.lines + Workspace.rows(1_500, collection: "bulk"))
 
-        let exported = try workspace.coffer(["export-json", "--output", workspace.path("dump.jsonl")] + workspace.rawKeyArguments)
+        let exported = try workspace.coffer(
+            ["export-json", "--output", workspace.path("dump.jsonl")] + workspace.rawKeyArguments)
         #expect(exported.status == 0, "\(exported.err)")
-        let mode = try FileManager.default.attributesOfItem(atPath: workspace.path("dump.jsonl"))[.posixPermissions] as? Int
+        let mode =
+            try FileManager.default.attributesOfItem(atPath: workspace.path("dump.jsonl"))[.posixPermissions] as? Int
         #expect(mode == 0o600)
 
         let copy = ["--database", workspace.path("copy.db"), "--raw-key-file", workspace.path("copy.key")]
@@ -52,7 +54,8 @@ struct ExportImportCommandTests {
         let workspace = Workspace()
         try workspace.createWithRawKey()
         try workspace.importLines(
-            Workspace.rows(3, collection: "a") + Workspace.rows(2, collection: "b") + Workspace.rows(1, collection: "c"))
+            Workspace.rows(3, collection: "a") + Workspace.rows(2, collection: "b") + Workspace.rows(1, collection: "c")
+        )
         let result = try workspace.coffer(
             ["export-json", "--collection", "a", "--collection", "c", "--no-progress"] + workspace.rawKeyArguments)
         #expect(result.status == 0)
@@ -83,7 +86,8 @@ struct ExportImportCommandTests {
         let workspace = Workspace()
         try workspace.createWithRawKey()
         try Data("keep".utf8).write(to: workspace.directory.file("out.jsonl"))
-        let refused = try workspace.coffer(["export-json", "--output", workspace.path("out.jsonl")] + workspace.rawKeyArguments)
+        let refused = try workspace.coffer(
+            ["export-json", "--output", workspace.path("out.jsonl")] + workspace.rawKeyArguments)
         #expect(refused.status == 1)
         #expect(try String(contentsOfFile: workspace.path("out.jsonl"), encoding: .utf8) == "keep")
         let forced = try workspace.coffer(

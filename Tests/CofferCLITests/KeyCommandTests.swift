@@ -10,7 +10,9 @@ struct KeyCommandTests {
         let backup = try workspace.coffer(["backup", workspace.path("copy.db")] + workspace.rawKeyArguments)
         #expect(backup.status == 0, "\(backup.err)")
         #expect(backup.err.contains("backup: done"))
-        let listed = try workspace.coffer(["ls", "--database", workspace.path("copy.db"), "--raw-key-file", workspace.rawKey])
+        let listed = try workspace.coffer([
+            "ls", "--database", workspace.path("copy.db"), "--raw-key-file", workspace.rawKey,
+        ])
         #expect(listed.out == "items\t50\n")
     }
 
@@ -20,16 +22,24 @@ struct KeyCommandTests {
         try workspace.importLines(Workspace.rows(10))
         let environment = ["NEWPW": Workspace.passphrase]
         let backup = try workspace.coffer(
-            ["backup", workspace.path("copy.db"), "--new-key-file", workspace.path("copy.key"), "--new-passphrase-env",
-             "NEWPW"] + workspace.rawKeyArguments,
+            [
+                "backup", workspace.path("copy.db"), "--new-key-file", workspace.path("copy.key"),
+                "--new-passphrase-env",
+                "NEWPW",
+            ] + workspace.rawKeyArguments,
             environment: environment)
         #expect(backup.status == 0, "\(backup.err)")
         let withNewKey = try workspace.coffer(
-            ["verify", "--no-progress", "--database", workspace.path("copy.db"), "--key-file", workspace.path("copy.key"),
-             "--passphrase-env", "NEWPW"],
+            [
+                "verify", "--no-progress", "--database", workspace.path("copy.db"), "--key-file",
+                workspace.path("copy.key"),
+                "--passphrase-env", "NEWPW",
+            ],
             environment: environment)
         #expect(withNewKey.status == 0, "\(withNewKey.err)")
-        let withOldKey = try workspace.coffer(["ls", "--database", workspace.path("copy.db"), "--raw-key-file", workspace.rawKey])
+        let withOldKey = try workspace.coffer([
+            "ls", "--database", workspace.path("copy.db"), "--raw-key-file", workspace.rawKey,
+        ])
         #expect(withOldKey.status == 3)
     }
 
@@ -48,10 +58,13 @@ struct KeyCommandTests {
         let workspace = Workspace()
         try workspace.createWithRawKey()
         try workspace.importLines(Workspace.rows(30))
-        let rotated = try workspace.coffer(["rotate-key", "--new-raw-key-file", workspace.path("new.key")] + workspace.rawKeyArguments)
+        let rotated = try workspace.coffer(
+            ["rotate-key", "--new-raw-key-file", workspace.path("new.key")] + workspace.rawKeyArguments)
         #expect(rotated.status == 0, "\(rotated.err)")
         #expect(try workspace.coffer(["ls"] + workspace.rawKeyArguments).status == 3)
-        let listed = try workspace.coffer(["ls", "--database", workspace.database, "--raw-key-file", workspace.path("new.key")])
+        let listed = try workspace.coffer([
+            "ls", "--database", workspace.database, "--raw-key-file", workspace.path("new.key"),
+        ])
         #expect(listed.out == "items\t30\n")
     }
 
@@ -66,8 +79,11 @@ struct KeyCommandTests {
             environment: environment)
         #expect(rotated.status == 0, "\(rotated.err)")
         let listed = try workspace.coffer(
-            ["ls", "--database", workspace.database, "--key-file", workspace.path("new.cofferkey"), "--passphrase-env",
-             "NEWPW"],
+            [
+                "ls", "--database", workspace.database, "--key-file", workspace.path("new.cofferkey"),
+                "--passphrase-env",
+                "NEWPW",
+            ],
             environment: environment)
         #expect(listed.out == "items\t5\n")
         #expect(try workspace.coffer(["rotate-key"] + workspace.rawKeyArguments).status == 2)
@@ -88,7 +104,9 @@ struct KeyCommandTests {
             ["passwd", "--key-file", keyFile, "--passphrase-env", "NEW", "--new-passphrase-env", "OLD"],
             environment: environment)
         #expect(wrongOld.status == 3)
-        #expect(try workspace.coffer(["ls", "--passphrase-env", "OLD"] + keyArguments, environment: environment).status == 0)
+        #expect(
+            try workspace.coffer(["ls", "--passphrase-env", "OLD"] + keyArguments, environment: environment).status == 0
+        )
 
         let changed = try workspace.coffer(
             ["passwd", "--key-file", keyFile, "--passphrase-env", "OLD", "--new-passphrase-env", "NEW"],
@@ -97,7 +115,9 @@ struct KeyCommandTests {
         let withOld = try workspace.coffer(["ls", "--passphrase-env", "OLD"] + keyArguments, environment: environment)
         #expect(withOld.status == 3)
         #expect(withOld.err.contains("wrong passphrase"))
-        #expect(try workspace.coffer(["ls", "--passphrase-env", "NEW"] + keyArguments, environment: environment).status == 0)
+        #expect(
+            try workspace.coffer(["ls", "--passphrase-env", "NEW"] + keyArguments, environment: environment).status == 0
+        )
 
         // Both passphrases from standard input: current first, new second.
         let viaStdin = try workspace.coffer(
@@ -112,8 +132,10 @@ struct KeyCommandTests {
     @Test func vacuumKeepsTheDataAndTheKey() throws {
         let workspace = Workspace()
         try workspace.createWithRawKey()
-        try workspace.importLines(Workspace.rows(100, collection: "a", padding: 500) + Workspace.rows(3, collection: "b"))
-        try #require(try workspace.coffer(["rm", "--collection", "a", "--all"] + workspace.rawKeyArguments).status == 0)
+        try workspace.importLines(
+            Workspace.rows(100, collection: "a", padding: 500) + Workspace.rows(3, collection: "b"))
+        try #require(
+            try workspace.coffer(["rm", "--collection", "a", "--all"] + workspace.rawKeyArguments).status == 0)
         let before = try FileManager.default.attributesOfItem(atPath: workspace.database)[.size] as? Int ?? 0
         let vacuum = try workspace.coffer(["vacuum"] + workspace.rawKeyArguments)
         #expect(vacuum.status == 0, "\(vacuum.err)")

@@ -20,7 +20,8 @@ struct ProgressAndCancellationTests {
         #expect(verified.err.contains("verify: 1000/2500 rows"))
         #expect(verified.err.contains("verify: done, 2500 rows"))
 
-        let exported = try workspace.coffer(["export-json", "--output", workspace.path("out.jsonl")] + workspace.rawKeyArguments)
+        let exported = try workspace.coffer(
+            ["export-json", "--output", workspace.path("out.jsonl")] + workspace.rawKeyArguments)
         #expect(exported.err.contains("export-json: 2000/2500 rows"))
 
         let quiet = try workspace.coffer(["verify", "--no-progress"] + workspace.rawKeyArguments)
@@ -32,8 +33,11 @@ struct ProgressAndCancellationTests {
         try workspace.createWithRawKey()
         try workspace.importLines(Workspace.rows(300, padding: 1_000))
         let running = try RunningTool(
-            ["backup", workspace.path("copy.db"), "--new-raw-key-file", workspace.path("copy.key"), "--debug-pause-after",
-             "1"] + workspace.rawKeyArguments,
+            [
+                "backup", workspace.path("copy.db"), "--new-raw-key-file", workspace.path("copy.key"),
+                "--debug-pause-after",
+                "1",
+            ] + workspace.rawKeyArguments,
             in: workspace.directory.url)
         #expect(running.waitForStandardError(containing: "paused for testing"))
         running.interrupt()
@@ -50,7 +54,8 @@ struct ProgressAndCancellationTests {
         try workspace.createWithRawKey()
         try workspace.importLines(Workspace.rows(100))
         let running = try RunningTool(
-            ["export-json", "--output", workspace.path("out.jsonl"), "--debug-pause-after", "10"] + workspace.rawKeyArguments,
+            ["export-json", "--output", workspace.path("out.jsonl"), "--debug-pause-after", "10"]
+                + workspace.rawKeyArguments,
             in: workspace.directory.url)
         #expect(running.waitForStandardError(containing: "paused for testing"))
         running.interrupt()
@@ -76,5 +81,24 @@ struct ProgressAndCancellationTests {
         #expect(result.err.contains("the 1000 row(s) imported before were kept"))
         let listed = try workspace.coffer(["ls"] + workspace.rawKeyArguments)
         #expect(listed.out == "items\t1000\n")
+    }
+
+    @Test func anInterruptedKeyRotationKeepsTheOldKey() throws {
+        let workspace = Workspace()
+        try workspace.createWithRawKey()
+        try workspace.importLines(Workspace.rows(40))
+        // The pause point is the library's last safe moment: the new copy is made, not yet swapped in.
+        let running = try RunningTool(
+            ["rotate-key", "--new-raw-key-file", workspace.path("new.key"), "--debug-pause-after", "1"]
+                + workspace.rawKeyArguments,
+            in: workspace.directory.url)
+        #expect(running.waitForStandardError(containing: "paused for testing"))
+        running.interrupt()
+        let result = running.wait()
+        #expect(result.status == 130, "\(result.err)")
+        #expect(result.err.contains("the database keeps its old key"))
+        #expect(!workspace.exists("new.key"))
+        #expect(try workspace.coffer(["ls"] + workspace.rawKeyArguments).out == "items\t40\n")
+        #expect(try workspace.fileNames().filter { $0.contains("partial") }.isEmpty)
     }
 }

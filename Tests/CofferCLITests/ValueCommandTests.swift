@@ -63,7 +63,8 @@ struct ValueCommandTests {
         let workspace = Workspace()
         try workspace.createWithRawKey()
         let marker = "VALUE-MARKER-\(UUID().uuidString)"
-        let put = try workspace.coffer(["put", "k"] + workspace.rawKeyArguments, stdin: Data("{not json \(marker)".utf8))
+        let put = try workspace.coffer(
+            ["put", "k"] + workspace.rawKeyArguments, stdin: Data("{not json \(marker)".utf8))
         #expect(put.status == 1)
         #expect(put.err.contains("not valid JSON"))
         #expect(!put.err.contains(marker) && !put.out.contains(marker))

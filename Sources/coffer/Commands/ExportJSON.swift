@@ -21,7 +21,9 @@ struct ExportJSON: ParsableCommand {
     @Option(name: .long, help: "Export only this collection (repeat for several).")
     var collection: [String] = []
 
-    @Option(name: .long, help: ArgumentHelp("Write to this file (mode 0600) instead of standard output.", valueName: "path"))
+    @Option(
+        name: .long, help: ArgumentHelp("Write to this file (mode 0600) instead of standard output.", valueName: "path")
+    )
     var output: String?
 
     @Flag(name: .long, help: "Replace the --output file if it exists.")
@@ -29,7 +31,8 @@ struct ExportJSON: ParsableCommand {
 
     func run() throws {
         let opened = try OpenedDatabase.open(location, keys: keys, input: LineReader.standardInput())
-        let sink = try output.map { try OutputFile.creating(URL(fileURLWithPath: $0), replacing: force) }
+        let sink =
+            try output.map { try OutputFile.creating(URL(fileURLWithPath: $0), replacing: force) }
             ?? OutputFile.standardOutput()
         let collections = collection
         let progress = progress
@@ -65,38 +68,5 @@ struct ExportJSON: ParsableCommand {
             }
         }
         if let output { StandardStreams.writeError("Exported \(count) row(s) to \(output)\n") }
-    }
-}
-
-/// Writes rows to an ``OutputFile`` one line each, reporting progress and stopping on Ctrl-C.
-struct RowExporter {
-    let sink: OutputFile
-    let reporter: ProgressReporter
-    private(set) var count: Int64 = 0
-
-    init(sink: OutputFile, reporter: ProgressReporter) {
-        self.sink = sink
-        self.reporter = reporter
-    }
-
-    /// Writes one row. Objects of collections without a codec arrive as ``EncodedValue`` holding
-    /// the stored bytes; anything else is read again as stored bytes.
-    mutating func write(
-        _ tx: ReadTransaction, _ collection: String, _ key: String, _ object: any Sendable, _ metadata: (any Sendable)?
-    ) throws {
-        try Interruption.shared.checkpoint()
-        let objectBytes: Data
-        let metadataBytes: Data?
-        if let encoded = object as? EncodedValue, metadata == nil || metadata is EncodedValue {
-            objectBytes = encoded.data
-            metadataBytes = (metadata as? EncodedValue)?.data
-        } else {
-            guard let row = try tx.serializedObjectAndMetadata(forKey: key, inCollection: collection) else { return }
-            (objectBytes, metadataBytes) = (row.object, row.metadata)
-        }
-        try sink.write(RowLine(collection: collection, key: key, object: objectBytes, metadata: metadataBytes).encoded())
-        try sink.write(CollectionOfOne(UInt8(ascii: "\n")))
-        count += 1
-        reporter.update(completed: count)
     }
 }

@@ -35,7 +35,9 @@ struct Get: ParsableCommand {
 
     func run() throws {
         let opened = try OpenedDatabase.open(location, keys: keys, input: LineReader.standardInput())
-        let row = try opened.connection.read { try $0.serializedObjectAndMetadata(forKey: key, inCollection: collection) }
+        let row = try opened.connection.read {
+            try $0.serializedObjectAndMetadata(forKey: key, inCollection: collection)
+        }
         guard let row else {
             throw CLIError(.notFound, "no row for key \"\(key)\" in collection \"\(collection)\"")
         }
@@ -53,7 +55,7 @@ struct Get: ParsableCommand {
             try out.commit()
             return
         }
-        guard RowLine.isEmbeddableJSON(bytes) || RowLine.isValidJSON(bytes) else {
+        guard RowLine.isJSONText(bytes) else {
             throw CLIError(
                 .invalidInput,
                 "the stored \(metadata ? "metadata" : "value") (\(bytes.count) bytes) is not JSON; use --raw or --json")

@@ -62,7 +62,9 @@ struct ImportJSON: ParsableCommand {
             throw CLIError.cancelled("cancelled; the \(imported) row(s) imported before were kept")
         } catch {
             reporter.finish(succeeded: false)
-            if imported > 0 { StandardStreams.writeError("coffer: \(imported) row(s) imported before the failure were kept\n") }
+            if imported > 0 {
+                StandardStreams.writeError("coffer: \(imported) row(s) imported before the failure were kept\n")
+            }
             throw error
         }
         reporter.finish()

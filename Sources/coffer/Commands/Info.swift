@@ -61,7 +61,9 @@ struct Info: ParsableCommand {
     private func makeReport(_ opened: OpenedDatabase) throws -> Report {
         let database = opened.database
         let collections = try opened.connection.read { tx in
-            try tx.allCollections().sorted().map { Report.Collection(name: $0, count: try tx.numberOfKeys(inCollection: $0)) }
+            try tx.allCollections().sorted().map {
+                Report.Collection(name: $0, count: try tx.numberOfKeys(inCollection: $0))
+            }
         }
         let cipher = database.options.cipher
         var key = Report.Key(kind: "none")
@@ -73,7 +75,8 @@ struct Info: ParsableCommand {
         }
         return Report(
             path: database.url.path, sqlcipherVersion: database.cipherVersion, sqliteVersion: database.sqliteVersion,
-            cipher: Report.Cipher(pageSize: database.pageSize, kdfIterations: cipher.kdfIterations, hmac: cipher.useHMAC ?? true),
+            cipher: Report.Cipher(
+                pageSize: database.pageSize, kdfIterations: cipher.kdfIterations, hmac: cipher.useHMAC ?? true),
             key: key, snapshot: database.snapshot, autoVacuum: try opened.connection.pragmaAutoVacuum(),
             collections: collections, rowCount: collections.reduce(0) { $0 + $1.count },
             extensions: database.previouslyRegisteredExtensionNames.sorted(),

@@ -22,7 +22,8 @@ struct Put: ParsableCommand {
     @Argument(help: "The key.")
     var key: String
 
-    @Option(name: .long, help: ArgumentHelp("Read the value from this file instead of standard input.", valueName: "path"))
+    @Option(
+        name: .long, help: ArgumentHelp("Read the value from this file instead of standard input.", valueName: "path"))
     var file: String?
 
     @Flag(name: .long, help: "Store the input bytes as they are instead of parsing them as JSON.")

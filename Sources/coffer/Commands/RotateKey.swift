@@ -28,12 +28,17 @@ struct RotateKey: ParsableCommand {
 
     func run() throws {
         let input = LineReader.standardInput()
+        // The library reports no progress while it re-encrypts; the reporter shows elapsed time
+        // and counts one unit when the new copy is ready to be swapped in.
+        let reporter = progress.reporter(label: "rotate-key", unit: "", total: nil)
         let opened = try OpenedDatabase.open(location, keys: keys, input: input) { options in
             // The last moment the rotation can stop with nothing changed.
-            options.keyRotationHooks.willReplaceFile = { _ in try Interruption.shared.checkpoint() }
+            options.keyRotationHooks.willReplaceFile = { _ in
+                reporter.update(completed: 1)
+                try Interruption.shared.checkpoint()
+            }
         }
         guard let created = try newKey.create(input: input) else { return }
-        let reporter = progress.reporter(label: "rotate-key", unit: "", total: nil)
         reporter.startTicking()
         do {
             try Interruption.shared.whileCancellable {

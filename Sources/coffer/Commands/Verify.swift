@@ -71,7 +71,9 @@ struct Verify: ParsableCommand {
             try JSONOutput.print(report)
         } else {
             for problem in report.problems {
-                let row = problem.key.map { "collection \"\(problem.collection ?? "")\" key \"\($0)\" (\(problem.part))" }
+                let row = problem.key.map {
+                    "collection \"\(problem.collection ?? "")\" key \"\($0)\" (\(problem.part))"
+                }
                 print("\(row ?? "scan"): \(problem.error)")
             }
             let outcome = report.problems.isEmpty ? "no problems" : "\(report.problems.count) problem(s)"
@@ -124,7 +126,8 @@ struct Verify: ParsableCommand {
             try read()
             return false
         } catch {
-            report.problems.append(Report.Problem(collection: collection, key: key, part: part, error: ErrorRenderer.describe(error)))
+            report.problems.append(
+                Report.Problem(collection: collection, key: key, part: part, error: ErrorRenderer.describe(error)))
             return true
         }
     }

@@ -90,7 +90,7 @@ final class OutputFile {
         }
     }
 
-    /// Abandons a file: closes and removes the temporary file. Standard output is flushed.
+    /// Abandons the output: a file's temporary file is closed and removed; standard output is flushed.
     func discard() {
         finished = true
         guard let temporary else {

@@ -1,7 +1,8 @@
 import Foundation
 
-/// One row as one line of JSON (JSON Lines), the format of `export-json`, `import-json` and
-/// `get --json`:
+/// One row as one line of JSON (JSON Lines).
+///
+/// This is the format of `export-json`, `import-json` and `get --json`:
 ///
 /// ```
 /// {"collection":"notes","key":"n1","value":{"title":"Hi"},"metadata":null}
@@ -105,6 +106,11 @@ struct RowLine: Equatable {
         guard starts.contains(first), !data.contains(0x0A), !data.contains(0x0D) else { return false }
         guard String(validating: data, as: UTF8.self) != nil else { return false }
         return isValidJSON(data)
+    }
+
+    /// Whether `data` is JSON text that can be printed: valid UTF-8 that parses as a JSON value.
+    static func isJSONText(_ data: Data) -> Bool {
+        String(validating: data, as: UTF8.self) != nil && isValidJSON(data)
     }
 
     /// Whether `data` parses as a JSON value.

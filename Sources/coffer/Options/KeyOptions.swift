@@ -2,8 +2,10 @@ import ArgumentParser
 import Coffer
 import Foundation
 
-/// How to get the key of an existing database: `--key-file` (an envelope key file and its
-/// passphrase) or `--raw-key-file` (32 raw bytes). Without either, the file must be unencrypted.
+/// The options that give the key of an existing database.
+///
+/// `--key-file` is an envelope key file (with its passphrase), `--raw-key-file` a file of 32 raw
+/// bytes. Without either, the file must be unencrypted.
 struct KeyOptions: ParsableArguments {
     @Option(
         name: .long,

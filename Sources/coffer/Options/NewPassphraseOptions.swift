@@ -9,7 +9,8 @@ struct NewPassphraseOptions: ParsableArguments {
 
     @Flag(
         name: .long,
-        help: "Read the new passphrase from standard input (the line after the current passphrase, if both are read there)."
+        help:
+            "Read the new passphrase from standard input (the line after the current passphrase, if both are read there)."
     )
     var newPassphraseStdin = false
 

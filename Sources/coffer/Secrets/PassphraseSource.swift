@@ -6,8 +6,10 @@ import Foundation
     import Darwin
 #endif
 
-/// Where a passphrase comes from. Never a command-line argument: those are visible to every
-/// user of the machine (`ps`) and end up in shell history.
+/// Where a passphrase comes from.
+///
+/// Never a command-line argument: those are visible to every user of the machine (`ps`) and end
+/// up in shell history.
 enum PassphraseSource: Sendable, Equatable {
     /// The value of an environment variable.
     case environment(String)

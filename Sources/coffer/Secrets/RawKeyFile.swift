@@ -41,7 +41,9 @@ enum RawKeyFile {
         let descriptor = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
             let code = errno
-            if code == EEXIST { throw CLIError(.alreadyExists, "\(url.path) already exists; refusing to replace a key") }
+            if code == EEXIST {
+                throw CLIError(.alreadyExists, "\(url.path) already exists; refusing to replace a key")
+            }
             throw CLIError(.io, "cannot create \(url.path): \(String(cString: strerror(code)))")
         }
         defer { close(descriptor) }

@@ -28,7 +28,7 @@ struct OpenedDatabase {
         configure(&options)
         options.key = try keys.databaseKey(input: input)
         let database = try Database(url: url, options: options)
-        options.key = nil
+        options.key = nil  // drop this copy of the key material as soon as the database holds it
         var config = ConnectionConfig()
         config.objectCacheEnabled = false
         config.metadataCacheEnabled = false
