@@ -82,6 +82,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "CofferCLITests",
+            dependencies: ["Coffer", "CofferTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "CofferTests",
             dependencies: [
                 "Coffer",

@@ -1,0 +1,72 @@
+import ArgumentParser
+import Coffer
+import Foundation
+
+/// `coffer export-json`: writes rows as JSON Lines.
+struct ExportJSON: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export-json",
+        abstract: "Write every row (or those of --collection) as JSON Lines, one row per line.",
+        discussion: """
+            Each line is {"collection","key","value","metadata"}; values that are not single-line \
+            JSON are written in base64 as "valueBase64"/"metadataBase64". The export reads one \
+            consistent snapshot and streams, so memory stays flat. THE OUTPUT IS NOT ENCRYPTED. \
+            An interrupted export to --output leaves no file behind.
+            """)
+
+    @OptionGroup var location: DatabaseLocation
+    @OptionGroup var keys: KeyOptions
+    @OptionGroup var progress: ProgressOptions
+
+    @Option(name: .long, help: "Export only this collection (repeat for several).")
+    var collection: [String] = []
+
+    @Option(
+        name: .long, help: ArgumentHelp("Write to this file (mode 0600) instead of standard output.", valueName: "path")
+    )
+    var output: String?
+
+    @Flag(name: .long, help: "Replace the --output file if it exists.")
+    var force = false
+
+    func run() throws {
+        let opened = try OpenedDatabase.open(location, keys: keys, input: LineReader.standardInput())
+        let sink =
+            try output.map { try OutputFile.creating(URL(fileURLWithPath: $0), replacing: force) }
+            ?? OutputFile.standardOutput()
+        let collections = collection
+        let progress = progress
+        let count = try Interruption.shared.whileCancellable {
+            try opened.connection.read { tx -> Int64 in
+                let total =
+                    collections.isEmpty
+                    ? try tx.numberOfKeysInAllCollections()
+                    : try Set(collections).reduce(0) { $0 + (try tx.numberOfKeys(inCollection: $1)) }
+                let reporter = progress.reporter(label: "export-json", unit: "rows", total: Int64(total))
+                var exporter = RowExporter(sink: sink, reporter: reporter)
+                do {
+                    if collections.isEmpty {
+                        try tx.enumerateRowsInAllCollections { collection, key, object, metadata, _ in
+                            try exporter.write(tx, collection, key, object, metadata)
+                        }
+                    } else {
+                        var seen = Set<String>()
+                        for name in collections where seen.insert(name).inserted {
+                            try tx.enumerateRows(inCollection: name) { key, object, metadata, _ in
+                                try exporter.write(tx, name, key, object, metadata)
+                            }
+                        }
+                    }
+                    try sink.commit()
+                } catch {
+                    sink.discard()
+                    reporter.finish(succeeded: false)
+                    throw error
+                }
+                reporter.finish()
+                return exporter.count
+            }
+        }
+        if let output { StandardStreams.writeError("Exported \(count) row(s) to \(output)\n") }
+    }
+}

@@ -1,0 +1,35 @@
+import ArgumentParser
+import Coffer
+import Foundation
+
+/// `coffer passwd`: changes a key file's passphrase.
+struct Passwd: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Change the passphrase of an envelope key file (the database is not touched).",
+        discussion: """
+            The key file is rewritten atomically with the data key wrapped under the new passphrase; \
+            this takes the same short time for any database size. With --passphrase-stdin and \
+            --new-passphrase-stdin, the current passphrase is the first line of standard input and the \
+            new one the second.
+            """)
+
+    @OptionGroup var keys: KeyOptions
+    @OptionGroup var newPassphrase: NewPassphraseOptions
+
+    func validate() throws {
+        guard keys.keyFile != nil, keys.rawKeyFile == nil else {
+            throw ValidationError("give the key file with --key-file")
+        }
+    }
+
+    func run() throws {
+        guard let url = keys.keyFileURL else { return }
+        let input = LineReader.standardInput()
+        let old = try keys.readPassphrase(input: input)
+        let new = try newPassphrase.read(input: input)
+        try old.withBytes { old in
+            try new.withBytes { new in try KeyFile.changePassphrase(at: url, from: old, to: new) }
+        }
+        print("Changed the passphrase of \(url.path); the database and its key are unchanged")
+    }
+}

@@ -1,0 +1,20 @@
+import ArgumentParser
+import Coffer
+import Foundation
+
+/// `coffer vacuum`: rebuilds the file to give free pages back.
+struct Vacuum: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Rebuild the database file to reclaim free space (it stays encrypted with the same key).")
+
+    @OptionGroup var location: DatabaseLocation
+    @OptionGroup var keys: KeyOptions
+
+    func run() throws {
+        let opened = try OpenedDatabase.open(location, keys: keys, input: LineReader.standardInput())
+        let before = Info.size(of: opened.database.url) ?? 0
+        try opened.connection.vacuum()
+        let after = Info.size(of: opened.database.url) ?? 0
+        print("Vacuumed \(opened.database.url.path): \(before) → \(after) bytes")
+    }
+}
