@@ -32,6 +32,14 @@ extension Connection {
         }
     }
 
+    /// Runs SQLite's `PRAGMA integrity_check` on the whole file (every table, index and free
+    /// page) and returns its messages: `["ok"]` for a sound file.
+    /// - Complexity: reads the whole file.
+    /// - Throws: ``DatabaseError`` (`.corrupt` when the damage stops the check itself).
+    public func integrityCheck() throws -> [String] {
+        try onQueue { try mapSQLite { try core.sqlite.integrityCheck() } }
+    }
+
     /// `PRAGMA synchronous` as text: "OFF", "NORMAL", "FULL" or "EXTRA".
     /// - Throws: any ``DatabaseError`` from reading.
     public func pragmaSynchronous() throws -> String {

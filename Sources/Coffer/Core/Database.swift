@@ -22,6 +22,11 @@ public final class Database: Sendable {
     public let url: URL
     /// The options the database was opened with, minus the key.
     public let options: DatabaseOptions
+    /// The cipher settings in effect for the file (nil for an unencrypted file): the page size is
+    /// the file's, whatever was asked for.
+    public var cipherSettings: CipherSettings? { handleCipher }
+    /// The file's format version (`PRAGMA user_version`; YapDatabase's schema is 3).
+    public var formatVersion: Int { 3 }
     /// The SQLite library version underneath SQLCipher (e.g. "3.15.2").
     public let sqliteVersion: String
     /// The linked SQLCipher version (e.g. "3.4.1").
