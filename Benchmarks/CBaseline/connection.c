@@ -72,6 +72,11 @@ static int apply_cipher_settings(cb_db *db, const cb_settings *settings) {
     if (rc == SQLITE_OK && settings->use_hmac >= 0) {
         rc = cb_exec(db, settings->use_hmac ? "PRAGMA cipher_use_hmac = ON" : "PRAGMA cipher_use_hmac = OFF");
     }
+    /* auto_vacuum only takes effect before the first table exists; on a populated file it is a no-op. */
+    if (rc == SQLITE_OK && settings->auto_vacuum >= 0) {
+        snprintf(sql, sizeof sql, "PRAGMA auto_vacuum = %d", settings->auto_vacuum);
+        rc = cb_exec(db, sql);
+    }
     return rc;
 }
 
@@ -82,6 +87,10 @@ static int apply_connection_settings(cb_db *db, const cb_settings *settings) {
         char sql[64];
         snprintf(sql, sizeof sql, "PRAGMA cache_size = -%d", settings->cache_kib);
         rc = cb_exec(db, sql);
+    }
+    if (rc == SQLITE_OK && settings->wal_autocheckpoint >= 0) {
+        rc = sqlite3_wal_autocheckpoint(db->sqlite, settings->wal_autocheckpoint);
+        if (rc != SQLITE_OK) rc = cb_fail(db, rc, "setting wal_autocheckpoint");
     }
     return rc;
 }
@@ -142,6 +151,22 @@ int cb_pragma_text(cb_db *db, const char *name, char *buffer, int capacity) {
         cb_fail(db, rc, sql);
     }
     sqlite3_finalize(statement);
+    return rc;
+}
+
+int cb_wait_until_unlocked(const char *path, int timeout_ms) {
+    if (path == NULL || timeout_ms < 0) return CB_BAD_ARGUMENT;
+    sqlite3 *probe = NULL;
+    int rc = sqlite3_open_v2(path, &probe, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL);
+    if (rc == SQLITE_OK) {
+        sqlite3_busy_timeout(probe, timeout_ms);
+        sqlite3_stmt *statement = NULL;
+        /* Without the key page 1 does not decrypt: the answer is "not a database" once the lock was taken. */
+        rc = sqlite3_prepare_v2(probe, "SELECT count(*) FROM sqlite_master", -1, &statement, NULL);
+        sqlite3_finalize(statement);
+        rc = (rc == SQLITE_BUSY || rc == SQLITE_LOCKED) ? SQLITE_BUSY : SQLITE_OK;
+    }
+    sqlite3_close_v2(probe);
     return rc;
 }
 

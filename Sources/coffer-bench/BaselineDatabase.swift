@@ -6,15 +6,18 @@ import CBaseline
 final class BaselineDatabase {
     private let handle: OpaquePointer
 
-    /// Opens (creating if needed) and keys the database at `path`, applies `configuration` and validates the key.
+    /// Opens (creating if needed) and keys the database at `path`, applies `configuration` and the C-only
+    /// checkpoint and vacuum choices of `options`, and validates the key.
     /// - Throws: `BenchError` with code `.baseline` when opening, keying or a pragma fails (a wrong key included).
     /// - Complexity: one key derivation for passphrase keys (about 25 ms at 64,000 iterations).
-    init(path: String, key: [UInt8], configuration: BenchConfiguration) throws {
+    init(path: String, key: [UInt8], configuration: BenchConfiguration, options: RunOptions = RunOptions()) throws {
         var settings = cb_settings(
             page_size: Int32(configuration.pageSize ?? 0),
             cache_kib: Int32(configuration.cacheKiB ?? 0),
             kdf_iter: Int32(configuration.kdfIterations ?? 0),
-            use_hmac: configuration.useHMAC.map { $0 ? 1 : 0 } ?? -1)
+            use_hmac: configuration.useHMAC.map { $0 ? 1 : 0 } ?? -1,
+            wal_autocheckpoint: options.cWALAutocheckpointPages,
+            auto_vacuum: options.cAutoVacuumValue)
         var opened: OpaquePointer?
         let rc = key.withUnsafeBytes { keyBytes in
             cb_open(path, keyBytes.baseAddress, Int32(keyBytes.count), &settings, &opened)

@@ -10,9 +10,9 @@ struct BaselineSuite: BenchmarkSuite {
 
     let implementation = "C"
     let isBaseline = true
-    let workloads = ["W1", "W2", "W3", "W4", "W5"].map { WorkloadInfo($0) }
+    let workloads = ["W1", "W2", "W3", "W4", "W10", "W5"].map { WorkloadInfo($0) }
 
-    /// Runs W1–W5 in order on a new database in `context.directory`, then hashes the stored values.
+    /// Runs W1–W4, W10 and W5 in order on a new database in `context.directory`, then hashes the stored values.
     /// - Throws: `BenchError` when SQLite fails or a read finds fewer records than it should.
     func run(selected: Set<String>, context: SuiteContext) throws -> SuiteReport {
         let path = context.directory.appendingPathComponent("baseline.sqlite").path
@@ -23,6 +23,9 @@ struct BaselineSuite: BenchmarkSuite {
             try database.createSchema()
             report.notes = try effectiveSettings(of: database)
             try runWritesAndReads(on: database, selected: selected, records: context.records, into: &report)
+            if selected.contains("W10") {
+                report.results += try measureConcurrency(path: path, context: context)
+            }
         }
         if selected.contains("W5") {
             try measureOpens(path, context, into: &report)
@@ -69,8 +72,9 @@ struct BaselineSuite: BenchmarkSuite {
         }
     }
 
-    private func open(_ path: String, _ context: SuiteContext) throws -> BaselineDatabase {
-        try BaselineDatabase(path: path, key: context.sqlcipherKey, configuration: context.configuration)
+    func open(_ path: String, _ context: SuiteContext) throws -> BaselineDatabase {
+        try BaselineDatabase(
+            path: path, key: context.sqlcipherKey, configuration: context.configuration, options: context.options)
     }
 
     /// W5: opens the closed database and reads `user-000000`, five times; each close happens after the timer.
@@ -98,7 +102,7 @@ struct BaselineSuite: BenchmarkSuite {
     private func effectiveSettings(of database: BaselineDatabase) throws -> [(key: String, value: String)] {
         let names = [
             "cipher_page_size", "cache_size", "kdf_iter", "cipher_use_hmac", "journal_mode", "synchronous",
-            "wal_autocheckpoint",
+            "wal_autocheckpoint", "auto_vacuum",
         ]
         var notes = try names.map { (key: $0, value: try database.pragma($0)) }
         notes.append((key: "open_flags", value: "READWRITE|CREATE|NOMUTEX"))

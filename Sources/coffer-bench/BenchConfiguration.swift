@@ -24,11 +24,16 @@ struct BenchConfiguration: Sendable {
     static let libraryCacheKiB = 2000
     /// SQLCipher 3.x's default PBKDF2 iteration count.
     static let libraryKDFIterations = 64_000
+    /// The PBKDF2 iteration count of smoke runs, set explicitly on both sides: smoke runs check that every
+    /// workload works, and dozens of opens at 64,000 iterations would dominate their time.
+    static let smokeKDFIterations = 4_000
 
     /// Which preset this is.
     let preset: Preset
     /// Which key kind this is.
     let keyKind: KeyKind
+    /// The number of records the configuration was sized for (the recommended cache follows it).
+    let recordCount: Int
     /// The page size to set, or nil to leave the library default in place.
     let pageSize: Int?
     /// The page cache size in KiB to set, or nil to leave the library default in place.
@@ -41,10 +46,12 @@ struct BenchConfiguration: Sendable {
     /// The configuration of `preset` with `keyKind` for a run of `recordCount` records.
     ///
     /// The recommended cache is 64 MiB, grown by 640 bytes per record above 100,000 records, which keeps the whole
-    /// file (about 300 bytes per record at 4096-byte pages) in the page cache.
-    init(preset: Preset, keyKind: KeyKind, recordCount: Int) {
+    /// file (about 300 bytes per record at 4096-byte pages) in the page cache. A `smoke` configuration sets
+    /// `smokeKDFIterations` explicitly.
+    init(preset: Preset, keyKind: KeyKind, recordCount: Int, smoke: Bool = false) {
         self.preset = preset
         self.keyKind = keyKind
+        self.recordCount = recordCount
         switch preset {
         case .defaults:
             pageSize = nil
@@ -53,7 +60,7 @@ struct BenchConfiguration: Sendable {
             pageSize = 4096
             cacheKiB = max(64 * 1024, recordCount * 640 / 1024)
         }
-        kdfIterations = nil
+        kdfIterations = smoke ? Self.smokeKDFIterations : nil
         useHMAC = nil
     }
 

@@ -14,6 +14,8 @@ struct BenchRunner {
     let json: Bool
     /// Where the run's temporary directory is made.
     let parentDirectory: URL
+    /// Durations, repetitions, the W9 size and the C baseline's checkpoint and vacuum choices.
+    let options: RunOptions
 
     /// Runs everything and prints the report.
     /// - Throws: `BenchError` when a sanity check fails, a suite fails, or any implementation's checks differ from
@@ -22,7 +24,9 @@ struct BenchRunner {
         let suites = SuiteRegistry.suites()
         let selected = try selection(from: suites)
         let configurations = presets.flatMap { preset in
-            keyKinds.map { BenchConfiguration(preset: preset, keyKind: $0, recordCount: recordCount) }
+            keyKinds.map {
+                BenchConfiguration(preset: preset, keyKind: $0, recordCount: recordCount, smoke: options.smoke)
+            }
         }
         guard let first = configurations.first else { throw BenchError(.usage, "no configuration selected") }
         let root = parentDirectory.appendingPathComponent("coffer-bench-\(UUID().uuidString)")
@@ -42,21 +46,38 @@ struct BenchRunner {
                 + "collection=\(Records.collection) encoder=JSONEncoder(.sortedKeys)")
         report.sanity(try SanityCheck.verify(records))
         report.expected(records.expected)
+        report.info(optionsLine())
+        let scaleRecords = selected.contains("W9") ? try Records.make(count: options.scaleCount) : nil
+        if let scaleRecords {
+            report.info("records(W9) n=\(scaleRecords.count) w3_reads=\(scaleRecords.readKeys.count)")
+        }
 
         var mismatched: [String] = []
+        var runWide: [String: WorkloadResult] = [:]
         for suite in suites where suite.scope == .once && runs(suite, selected) {
-            try run(suite, selected, records, first, root, report, ratios: [:], mismatched: &mismatched)
+            let context = SuiteContext(
+                records: records, configuration: first, directory: root, options: options, scaleRecords: scaleRecords,
+                earlier: runWide)
+            let results = try run(suite, selected, context, root, report, ratios: [:], mismatched: &mismatched)
+            for result in results { runWide[Self.figureKey(suite, result)] = result }
         }
         for configuration in configurations {
             report.configuration(configuration)
             var baseline: [String: Double] = [:]
+            var earlier = runWide
             for suite in suites where suite.scope == .perConfiguration && runs(suite, selected) {
-                let results = try run(
-                    suite, selected, records, configuration, root, report, ratios: baseline, mismatched: &mismatched)
-                if suite.isBaseline {
-                    for result in results { baseline[result.id] = result.seconds }
+                let context = SuiteContext(
+                    records: records, configuration: configuration, directory: root, options: options,
+                    scaleRecords: scaleRecords, earlier: earlier)
+                let results = try run(suite, selected, context, root, report, ratios: baseline, mismatched: &mismatched)
+                for result in results {
+                    earlier[Self.figureKey(suite, result)] = result
+                    // Ratios compare time per operation, which for equal operation counts is the time ratio and
+                    // stays meaningful for fixed-time workloads (W10), whose operation counts differ.
+                    if suite.isBaseline, result.ops > 0 { baseline[result.id] = result.seconds / Double(result.ops) }
                 }
             }
+            Targets.verdicts(earlier).forEach { report.info("\($0) \(configuration.label)") }
         }
         try report.finish(peakResidentKiB: ProcessStatus.peakResidentKiB())
         guard mismatched.isEmpty else {
@@ -65,24 +86,33 @@ struct BenchRunner {
         }
     }
 
+    /// The key a figure is known by in `SuiteContext.earlier`: `<implementation>:<id>`, or the bare id.
+    static func figureKey(_ suite: any BenchmarkSuite, _ result: WorkloadResult) -> String {
+        suite.implementation.isEmpty ? result.id : "\(suite.implementation):\(result.id)"
+    }
+
     /// Runs one suite in its own fresh directory and reports its figures, notes and checks.
-    @discardableResult
     private func run(
-        _ suite: any BenchmarkSuite, _ selected: Set<String>, _ records: Records, _ configuration: BenchConfiguration,
-        _ root: URL, _ report: Report, ratios baseline: [String: Double], mismatched: inout [String]
+        _ suite: any BenchmarkSuite, _ selected: Set<String>, _ shared: SuiteContext, _ root: URL, _ report: Report,
+        ratios baseline: [String: Double], mismatched: inout [String]
     ) throws -> [WorkloadResult] {
+        let configuration = shared.configuration
+        let records = shared.records
         let name = suite.implementation.isEmpty ? "codec" : suite.implementation
-        let directory = root.appendingPathComponent("\(configuration.slug)-\(name)")
+        let directory = root.appendingPathComponent("\(configuration.slug)-\(name)-\(UUID().uuidString.prefix(8))")
         try makeDirectory(directory)
         defer { try? FileManager.default.removeItem(at: directory) }
         let ids = Set(suite.workloads.map(\.id)).intersection(selected)
-        let context = SuiteContext(records: records, configuration: configuration, directory: directory)
+        let context = SuiteContext(
+            records: records, configuration: configuration, directory: directory, options: shared.options,
+            scaleRecords: shared.scaleRecords, earlier: shared.earlier)
         let outcome = try suite.run(selected: ids, context: context)
 
         let perConfiguration = suite.scope == .perConfiguration
         report.notes(outcome.notes, implementation: name)
         for result in outcome.results {
-            let ratio = result.baselineID.flatMap { baseline[$0] }.map { result.seconds / $0 }
+            let perOp = result.ops > 0 ? result.seconds / Double(result.ops) : result.seconds
+            let ratio = result.baselineID.flatMap { baseline[$0] }.map { perOp / $0 }
             report.figure(
                 result, implementation: suite.implementation,
                 configuration: perConfiguration ? configuration : nil, ratioVsC: ratio)
@@ -114,6 +144,16 @@ struct BenchRunner {
             }
         }
         return selected
+    }
+
+    /// The run-wide knobs, as one information line.
+    private func optionsLine() -> String {
+        "options w10_seconds=\(options.concurrencySeconds) w10_readers=\(options.concurrencyReaders.map(String.init).joined(separator: ",")) "
+            + "w10_reads_per_tx=\(ConcurrentRun.readsPerTransaction) w9_n=\(options.scaleCount) "
+            + "w11_repetitions=\(options.openRepetitions) c_checkpoint=\(options.cCheckpoint.rawValue)"
+            + "(\(options.cCheckpoint == .off ? "wal_autocheckpoint=0" : "wal_autocheckpoint=1000,inline")) "
+            + "c_auto_vacuum=\(options.cAutoVacuum.rawValue) coffer_checkpoint=background-passive-after-commit"
+            + "(autocheckpoint=0) coffer_auto_vacuum=FULL"
     }
 
     private func runs(_ suite: any BenchmarkSuite, _ selected: Set<String>) -> Bool {

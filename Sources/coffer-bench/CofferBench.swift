@@ -39,8 +39,37 @@ struct CofferBench: ParsableCommand {
     @Option(help: "Key kinds: passphrase (PBKDF2 on every open), raw (x'<hex>' key), or both.")
     var keys: KeyChoice = .both
 
-    @Flag(help: "A small, quick run for CI: N = 1,000 unless --n is given.")
+    @Flag(
+        help: """
+            A quick run of every workload for CI: N = 1,000, W9 at 10 × N, W10 for 0.05 s per reader count, \
+            2 W11 repetitions and the cheapest scrypt for the W11 key file, unless given explicitly.
+            """)
     var smoke = false
+
+    @Option(help: "Seconds each W10 measurement runs (default: 10; 0.05 with --smoke).")
+    var duration: Double?
+
+    @Option(name: .customLong("scale-n"), help: "Records of W9 (default: 1,000,000; 10 × N with --smoke).")
+    var scaleN: Int?
+
+    @Option(help: "Opens per key kind in W11; the median is reported (default: 21; 2 with --smoke).")
+    var repetitions: Int?
+
+    @Option(
+        name: .customLong("c-checkpoint"),
+        help: "The C baseline's WAL checkpoints: automatic (every 1,000 pages, inline) or off (as Coffer's handles).")
+    var cCheckpoint: RunOptions.CheckpointMode = .automatic
+
+    @Option(
+        name: .customLong("c-auto-vacuum"),
+        help: "The C baseline's auto_vacuum on new files: none (BENCHMARKS.md) or full (as Coffer).")
+    var cAutoVacuum: RunOptions.AutoVacuumMode = .none
+
+    @Option(help: .hidden)
+    var childEnumerate: String?
+
+    @Option(help: .hidden)
+    var childImplementation: String = EnumerationChild.Implementation.coffer.rawValue
 
     @Option(help: "Directory in which the run's temporary directory is made (default: the system temporary directory).")
     var directory: String?
@@ -48,15 +77,49 @@ struct CofferBench: ParsableCommand {
     /// N after `--smoke` is applied.
     var recordCount: Int { n ?? (smoke ? 1000 : 100_000) }
 
-    /// Rejects an N the key format cannot order (six digits) or that is empty.
+    /// The run-wide knobs after `--smoke` is applied.
+    var runOptions: RunOptions {
+        var options = RunOptions()
+        options.smoke = smoke
+        options.concurrencySeconds = duration ?? (smoke ? 0.05 : 10)
+        options.scaleCount = scaleN ?? (smoke ? min(10 * recordCount, 1_000_000) : 1_000_000)
+        options.openRepetitions = repetitions ?? (smoke ? 2 : 21)
+        options.cCheckpoint = cCheckpoint
+        options.cAutoVacuum = cAutoVacuum
+        return options
+    }
+
+    /// Rejects an N the key format cannot order (six digits) or that is empty, and out-of-range knobs.
     func validate() throws {
-        guard (1...1_000_000).contains(recordCount) else {
-            throw ValidationError("--n must be between 1 and 1,000,000 (keys are six-digit, ordered by index)")
+        guard (1...1_000_000).contains(recordCount), (1...1_000_000).contains(runOptions.scaleCount) else {
+            throw ValidationError(
+                "--n and --scale-n must be between 1 and 1,000,000 (keys are six-digit, ordered by index)")
+        }
+        guard runOptions.concurrencySeconds > 0, runOptions.concurrencySeconds <= 3600 else {
+            throw ValidationError("--duration must be more than 0 and at most 3,600 seconds")
+        }
+        guard (1...1001).contains(runOptions.openRepetitions) else {
+            throw ValidationError("--repetitions must be between 1 and 1,001")
+        }
+        if childEnumerate != nil {
+            guard settings != .both, keys != .both,
+                EnumerationChild.Implementation(rawValue: childImplementation) != nil
+            else {
+                throw ValidationError("the child mode needs one --settings, one --keys and an implementation")
+            }
         }
     }
 
-    /// Runs the benchmark and prints its report.
+    /// Runs the benchmark and prints its report (or, in the hidden child mode, one W9 enumeration).
     func run() throws {
+        if let childEnumerate, let implementation = EnumerationChild.Implementation(rawValue: childImplementation) {
+            let configuration = BenchConfiguration(
+                preset: settings == .defaults ? .defaults : .recommended,
+                keyKind: keys == .passphrase ? .passphrase : .raw, recordCount: recordCount, smoke: smoke)
+            try EnumerationChild.runInChild(
+                path: childEnumerate, implementation: implementation, configuration: configuration)
+            return
+        }
         let runner = BenchRunner(
             recordCount: recordCount,
             presets: settings == .both
@@ -66,7 +129,12 @@ struct CofferBench: ParsableCommand {
                 list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
             },
             json: json,
-            parentDirectory: directory.map { URL(fileURLWithPath: $0) } ?? FileManager.default.temporaryDirectory)
+            parentDirectory: directory.map { URL(fileURLWithPath: $0) } ?? FileManager.default.temporaryDirectory,
+            options: runOptions)
         try runner.run()
     }
 }
+
+extension RunOptions.CheckpointMode: ExpressibleByArgument {}
+
+extension RunOptions.AutoVacuumMode: ExpressibleByArgument {}

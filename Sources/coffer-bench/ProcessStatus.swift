@@ -4,10 +4,13 @@ import Foundation
 enum ProcessStatus {
     /// The peak resident set size (`VmHWM`) of this process in KiB, or nil where `/proc` does not have it.
     static func peakResidentKiB() -> Int? {
+        statusField("VmHWM:")
+    }
+
+    private static func statusField(_ name: String) -> Int? {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
-        for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
-            let number = line.dropFirst("VmHWM:".count).filter(\.isNumber)
-            return Int(number)
+        for line in status.split(separator: "\n") where line.hasPrefix(name) {
+            return Int(line.dropFirst(name.count).filter(\.isNumber))
         }
         return nil
     }

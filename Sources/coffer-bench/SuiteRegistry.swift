@@ -4,7 +4,12 @@ enum SuiteRegistry {
     static func suites() -> [any BenchmarkSuite] {
         [
             JSONCodingSuite(),
+            ChainSuite(),
             BaselineSuite(),
+            CofferSuite(),
+            CofferRawSuite(),
+            BaselineScaleSuite(),
+            CofferScaleSuite(),
         ]
     }
 }

@@ -37,6 +37,17 @@ typedef struct cb_settings {
     int kdf_iter;
     /** `PRAGMA cipher_use_hmac`: 1 on, 0 off, negative keeps the default (on). */
     int use_hmac;
+    /**
+     * `sqlite3_wal_autocheckpoint` in pages: negative keeps SQLite's default (1000 pages), 0 turns
+     * automatic checkpoints off (what Coffer does on its own handles: it checkpoints from a
+     * background queue instead).
+     */
+    int wal_autocheckpoint;
+    /**
+     * `PRAGMA auto_vacuum` issued before the schema is created (it has no effect on a populated file):
+     * negative keeps the default (NONE), 0 NONE, 1 FULL (what Coffer sets on new files), 2 INCREMENTAL.
+     */
+    int auto_vacuum;
 } cb_settings;
 
 /**
@@ -104,6 +115,14 @@ int cb_content_fnv1a64(cb_db *db, const char *collection, uint64_t *hash, int64_
  * truncated to `capacity`). An empty string means the pragma returned no row.
  */
 int cb_pragma_text(cb_db *db, const char *name, char *buffer, int capacity);
+
+/**
+ * Waits until no connection of this process (or another) holds a lock on the database file at `path` that blocks
+ * readers, for at most `timeout_ms`: opens an unkeyed handle with a busy timeout and asks for the schema, which
+ * takes a SHARED lock before it finds the file unreadable. Returns SQLITE_OK once the lock was granted, SQLITE_BUSY
+ * on timeout. Used between a closed store and its next open, never inside a timed region.
+ */
+int cb_wait_until_unlocked(const char *path, int timeout_ms);
 
 /** sqlite3_libversion() of the linked library. */
 const char *cb_sqlite_version(void);

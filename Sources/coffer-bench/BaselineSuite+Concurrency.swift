@@ -1,0 +1,77 @@
+import Foundation
+
+extension BaselineSuite {
+    /// Write transactions per C writer call: `cb_w2_upsert` prepares its statements once per call, so batching
+    /// keeps that cost out of the per-transaction figure while the writer still checks the stop flag often.
+    static let writerBatch = 50
+
+    /// W10 on the C API: one writer upserting the W2 records in turn (one transaction each) while 1, 2 and 4
+    /// readers each run read transactions of `ConcurrentRun.readsPerTransaction` W3 keys; every thread has its
+    /// own connection, opened before the clock starts.
+    /// - Throws: `BenchError` when a connection or a transaction fails.
+    func measureConcurrency(path: String, context: SuiteContext) throws -> [WorkloadResult] {
+        let records = context.records
+        let batches = Self.pairBatches(keys: records.updateKeys, values: records.updateValues, size: Self.writerBatch)
+        let chunks = Self.keyChunks(records.readKeys, size: ConcurrentRun.readsPerTransaction)
+        let key = context.sqlcipherKey
+        let configuration = context.configuration
+        let options = context.options
+        let collection = Records.collection
+        var results: [WorkloadResult] = []
+        for readers in context.options.concurrencyReaders {
+            let outcome = try ConcurrentRun.measure(
+                readers: readers, duration: context.options.concurrencySeconds,
+                makeWriter: {
+                    let database = try BaselineDatabase(
+                        path: path, key: key, configuration: configuration, options: options)
+                    var next = 0
+                    return {
+                        let batch = batches[next % batches.count]
+                        next += 1
+                        try database.upsertEach(keys: batch.keys, values: batch.values, collection: collection)
+                        return batch.keys.count
+                    }
+                },
+                makeReader: { index in
+                    let database = try BaselineDatabase(
+                        path: path, key: key, configuration: configuration, options: options)
+                    var next = ConcurrentRun.startChunk(reader: index, readers: readers, chunkCount: chunks.count)
+                    return {
+                        let chunk = chunks[next % chunks.count]
+                        next += 1
+                        let read = try database.readEach(keys: chunk, collection: collection)
+                        guard read.found == chunk.count else {
+                            throw BenchError(.checkMismatch, "C:W10 found \(read.found) of \(chunk.count) keys")
+                        }
+                        return read.found
+                    }
+                })
+            results.append(outcome.result(readers: readers))
+        }
+        return results
+    }
+
+    /// `keys`/`values` pairs in consecutive batches of at most `size`.
+    static func pairBatches(keys: PackedStrings, values: PackedStrings, size: Int) -> [(
+        keys: PackedStrings, values: PackedStrings
+    )] {
+        stride(from: 0, to: keys.count, by: size).map { start in
+            var batchKeys = PackedStrings()
+            var batchValues = PackedStrings()
+            for index in start..<min(start + size, keys.count) {
+                batchKeys.append(keys.item(at: index))
+                batchValues.append(values.item(at: index))
+            }
+            return (batchKeys, batchValues)
+        }
+    }
+
+    /// `keys` in consecutive chunks of at most `size`.
+    static func keyChunks(_ keys: PackedStrings, size: Int) -> [PackedStrings] {
+        stride(from: 0, to: keys.count, by: size).map { start in
+            var chunk = PackedStrings()
+            for index in start..<min(start + size, keys.count) { chunk.append(keys.item(at: index)) }
+            return chunk
+        }
+    }
+}

@@ -1,0 +1,107 @@
+import Coffer
+import Foundation
+
+/// Coffer's storage engine alone: W1r, W3r and W4r store and read the pre-encoded JSON `Data` through the identity
+/// codec (`registerData`), and parse `age` with the C baseline's own parser, so the work per record matches the C
+/// baseline's and the ratio is the cost of Coffer's layers over the same SQLCipher calls.
+///
+/// As in `CofferSuite`, one connection with its caches off writes and then reads.
+struct CofferRawSuite: BenchmarkSuite {
+    let implementation = "CofferRaw"
+    let workloads = [
+        WorkloadInfo("W1r", baseline: "W1"), WorkloadInfo("W3r", baseline: "W3"), WorkloadInfo("W4r", baseline: "W4"),
+    ]
+
+    /// Runs W1r (and W2 untimed, so the file reaches the W1+W2 state), W3r and W4r, then hashes the stored values.
+    /// - Throws: `DatabaseError` from Coffer; `BenchError` when a read misses a key or finds no age.
+    func run(selected: Set<String>, context: SuiteContext) throws -> SuiteReport {
+        let url = context.directory.appendingPathComponent(CofferStore.fileName)
+        let records = context.records
+        let collection = Records.collection
+        var report = SuiteReport()
+        // Built before any timer: the keys as Swift strings and the values as `Data`, as an application holds them.
+        let keys = records.users.map(\.id)
+        let values = records.values.dataArray()
+        let updates = records.updateValues.dataArray()
+        let readKeys = records.readKeyStrings
+
+        func session() throws -> ReleaseWatcher {
+            let database = try CofferStore.open(url, context.configuration, codable: false)
+            let connection = try database.newConnection(config: CofferStore.uncached)
+            report.notes = [
+                (key: "codec", value: "registerData(identity)"), (key: "age", value: "cb_parse_age(as-C)"),
+                (key: "w1r_to_w4r", value: "one-connection-writes-and-reads(as-C)"),
+                (key: "object_cache", value: "off"),
+            ]
+            let insert = try Stopwatch.measure {
+                try connection.readWrite { tx in
+                    for index in keys.indices {
+                        try tx.setObject(values[index], forKey: keys[index], inCollection: collection)
+                    }
+                }
+            }
+            if selected.contains("W1r") {
+                report.results.append(.init(id: "W1r", ops: keys.count, seconds: insert.seconds, baselineID: "W1"))
+            }
+            for (position, value) in updates.enumerated() {
+                let key = User.key(index: records.updateIndexes[position])
+                try connection.readWrite { tx in try tx.setObject(value, forKey: key, inCollection: collection) }
+            }
+            if selected.contains("W3r") {
+                let reads = try Stopwatch.measure { try Self.pointReads(connection, readKeys) }
+                guard reads.value.found == readKeys.count else {
+                    throw BenchError(.checkMismatch, "CofferRaw:W3r found \(reads.value.found) of \(readKeys.count)")
+                }
+                report.results.append(.init(id: "W3r", ops: readKeys.count, seconds: reads.seconds, baselineID: "W3"))
+                report.checks.w3Checksum = reads.value.ageSum
+            }
+            if selected.contains("W4r") {
+                let scan = try Stopwatch.measure { try Self.enumerate(connection) }
+                report.results.append(.init(id: "W4r", ops: scan.value.count, seconds: scan.seconds, baselineID: "W4"))
+                report.checks.w4Count = scan.value.count
+                report.checks.w4Checksum = scan.value.ageSum
+            }
+            return ReleaseWatcher(database)
+        }
+        try session().waitForRelease()
+
+        let content = try CofferSuite.contentHash(url, context.configuration, codable: false)
+        report.checks.contentFNV1a64 = content.hex
+        report.checks.contentCount = content.count
+        return report
+    }
+
+    /// One read transaction reading every key as `Data` and parsing its age.
+    static func pointReads(_ connection: Connection, _ keys: [String]) throws -> (found: Int, ageSum: Int) {
+        let collection = Records.collection
+        return try connection.read { tx in
+            var found = 0
+            var ageSum = 0
+            for key in keys {
+                guard let data = try tx.object(forKey: key, inCollection: collection, as: Data.self) else { continue }
+                guard let age = RecordAge.parse(data) else {
+                    throw BenchError(.checkMismatch, "CofferRaw: the value of \(key) has no age")
+                }
+                found += 1
+                ageSum += age
+            }
+            return (found, ageSum)
+        }
+    }
+
+    /// One read transaction enumerating every value as `Data` and parsing its age.
+    static func enumerate(_ connection: Connection) throws -> (count: Int, ageSum: Int) {
+        try connection.read { tx in
+            var count = 0
+            var ageSum = 0
+            try tx.enumerateKeysAndObjects(inCollection: Records.collection, as: Data.self) { key, data, _ in
+                guard let age = RecordAge.parse(data) else {
+                    throw BenchError(.checkMismatch, "CofferRaw: the value of \(key) has no age")
+                }
+                count += 1
+                ageSum += age
+            }
+            return (count, ageSum)
+        }
+    }
+}

@@ -1,0 +1,31 @@
+import Foundation
+
+extension ConcurrentRun {
+    /// Point reads per reader transaction in W10 (keys taken in turn from the W3 sequence).
+    static let readsPerTransaction = 1000
+
+    /// The reader's slices of the W3 key sequence, `readsPerTransaction` keys each, and where reader `index` of
+    /// `readers` starts in them (readers start spread out, so they do not read the same pages in lockstep).
+    static func startChunk(reader index: Int, readers: Int, chunkCount: Int) -> Int {
+        chunkCount == 0 ? 0 : (index * chunkCount / max(readers, 1)) % chunkCount
+    }
+}
+
+extension ConcurrentRun.Outcome {
+    /// The figure line of one W10 measurement: ops are reads, the time is the measured window.
+    func result(readers: Int) -> WorkloadResult {
+        let id = "W10-r\(readers)"
+        let perReader = readsPerReader.map { seconds > 0 ? Double($0) / seconds : 0 }
+        func rate(_ value: Double) -> String { String(format: "%.0f", value) }
+        return WorkloadResult(
+            id: id, ops: reads, seconds: seconds, baselineID: id,
+            extra: [
+                (name: "readers", value: String(readers)),
+                (name: "reads_per_s_per_reader", value: rate(perReader.reduce(0, +) / Double(max(readers, 1)))),
+                (name: "reader_min", value: rate(perReader.min() ?? 0)),
+                (name: "reader_max", value: rate(perReader.max() ?? 0)),
+                (name: "writes", value: String(writes)),
+                (name: "writes_per_s", value: rate(seconds > 0 ? Double(writes) / seconds : 0)),
+            ])
+    }
+}

@@ -1,0 +1,39 @@
+/// The run-wide knobs that are not SQLCipher settings: workload durations, repetitions, the W9 size and the C
+/// baseline's checkpoint and vacuum choices.
+struct RunOptions: Sendable {
+    /// How the C baseline checkpoints its WAL.
+    enum CheckpointMode: String, CaseIterable, Sendable {
+        /// SQLite's automatic checkpoint every 1,000 WAL pages, run inline by the committing connection.
+        case automatic
+        /// No automatic checkpoint (`sqlite3_wal_autocheckpoint(db, 0)`), as on Coffer's handles.
+        case off
+    }
+
+    /// The `auto_vacuum` mode of the C baseline's new files.
+    enum AutoVacuumMode: String, CaseIterable, Sendable {
+        /// SQLite's default, NONE (BENCHMARKS.md's storage shape).
+        case none
+        /// FULL, as Coffer sets on every new file.
+        case full
+    }
+
+    /// Whether this is the quick CI run.
+    var smoke = false
+    /// How long each W10 measurement runs, in seconds.
+    var concurrencySeconds: Double = 10
+    /// The reader counts of W10, in order.
+    var concurrencyReaders = [1, 2, 4]
+    /// The number of records W9 writes and reads.
+    var scaleCount = 1_000_000
+    /// How many opens W11 measures per key kind (the median is reported).
+    var openRepetitions = 21
+    /// The C baseline's checkpoint mode.
+    var cCheckpoint = CheckpointMode.automatic
+    /// The C baseline's `auto_vacuum` mode.
+    var cAutoVacuum = AutoVacuumMode.none
+
+    /// The `wal_autocheckpoint` field of `cb_settings`: negative keeps SQLite's default.
+    var cWALAutocheckpointPages: Int32 { cCheckpoint == .off ? 0 : -1 }
+    /// The `auto_vacuum` field of `cb_settings`: negative keeps SQLite's default.
+    var cAutoVacuumValue: Int32 { cAutoVacuum == .full ? 1 : -1 }
+}

@@ -1,0 +1,65 @@
+import Foundation
+
+/// The performance targets of the "Benchmarks" issue, judged on one configuration's figures and printed as `#`
+/// lines after them (`# target W1r … ok` or `… MISS`). A target whose figures were not measured is skipped.
+enum Targets {
+    /// The verdict lines for `figures`, keyed `<implementation>:<id>` (bare ids for codec-only figures).
+    static func verdicts(_ figures: [String: WorkloadResult]) -> [String] {
+        var lines: [String] = []
+        func perOp(_ key: String) -> Double? {
+            guard let figure = figures[key], figure.ops > 0 else { return nil }
+            return figure.seconds / Double(figure.ops)
+        }
+        func judge(_ name: String, _ value: Double?, _ limit: Double?, _ detail: String, atMost: Bool = true) {
+            guard let value, let limit else { return }
+            let ok = atMost ? value <= limit : value >= limit
+            lines.append(
+                "target \(name) \(detail)=\(format(value)) \(atMost ? "limit<=" : "limit>=")\(format(limit)) "
+                    + (ok ? "ok" : "MISS"))
+        }
+        // Storage engine alone: Coffer time at most 1/0.75 of C's (throughput at least 0.75×).
+        for (id, baseline) in [("W1r", "W1"), ("W3r", "W3"), ("W4r", "W4")] {
+            judge(id, ratio(perOp("CofferRaw:\(id)"), perOp("C:\(baseline)")), 1 / 0.75, "time_vs_c")
+        }
+        judge("W2", ratio(perOp("Coffer:W2"), perOp("C:W2")), 1 / 0.8, "time_vs_c")
+        // Codable: at most 1.25 × (C storage time + JSON coding time alone), per operation.
+        for (id, coding) in [("W1", "JSONENC"), ("W3", "JSONDEC"), ("W4", "JSONDEC")] {
+            let floor = sum(perOp("C:\(id)"), perOp(coding))
+            judge(id, ratio(perOp("Coffer:\(id)"), floor), 1.25, "time_vs_c_plus_json")
+        }
+        judge("W6", figures["Coffer:W6"]?.opsPerSecond, 2_000_000, "ops_per_s", atMost: false)
+        for kind in ["raw", "keyfile", "passphrase"] {
+            judge("W11-conn2-\(kind)", figures["Coffer:W11-conn2-\(kind)"]?.seconds, 0.001, "seconds")
+        }
+        if let raw = figures["Coffer:W11-raw"]?.seconds, let kdf = figures["Coffer:W11-kdf"]?.seconds {
+            judge("W11-keyfile", figures["Coffer:W11-keyfile"]?.seconds, 2 * raw + kdf, "seconds(limit=2*raw+kdf)")
+        }
+        if let small = perOp("Coffer:W3") {
+            judge("W9-W3", ratio(perOp("Coffer:W9-W3"), small), 1.5, "per_op_vs_small_n")
+        }
+        if let peak = figures["Coffer:W9-W4"]?.extra.first(where: { $0.name == "child_peak_kb" }).flatMap({ Int($0.value) }) {
+            judge("W9-W4-rss", Double(peak) / 1024, 200, "child_peak_mb")
+        }
+        if let one = figures["Coffer:W10-r1"]?.opsPerSecond, one > 0 {
+            judge("W10-r2", figures["Coffer:W10-r2"].map { $0.opsPerSecond / one }, 1.6, "reads_vs_r1", atMost: false)
+            if let cOne = figures["C:W10-r1"]?.opsPerSecond, cOne > 0, let cTwo = figures["C:W10-r2"]?.opsPerSecond {
+                lines.append("target W10-r2 (reference) C reads_vs_r1=\(format(cTwo / cOne))")
+            }
+        }
+        return lines
+    }
+
+    private static func ratio(_ value: Double?, _ reference: Double?) -> Double? {
+        guard let value, let reference, reference > 0 else { return nil }
+        return value / reference
+    }
+
+    private static func sum(_ first: Double?, _ second: Double?) -> Double? {
+        guard let first, let second else { return nil }
+        return first + second
+    }
+
+    private static func format(_ value: Double) -> String {
+        value >= 1000 ? String(format: "%.0f", value) : String(format: "%.3g", value)
+    }
+}
