@@ -11,6 +11,9 @@ package final class SQLiteConnection: @unchecked Sendable {
     /// The file this connection was opened on.
     package let path: String
     var statementCache: [String: Statement] = [:]
+    var constantStatements: [UInt: Statement] = [:]
+    /// Keeps the WAL hook's callback alive as long as the handle.
+    var walHookBox: AnyObject?
 
     /// Opens (and by default creates) the database file at `path`.
     ///
@@ -48,7 +51,10 @@ package final class SQLiteConnection: @unchecked Sendable {
         guard !isClosed else { return }
         isClosed = true
         statementCache.removeAll()
+        constantStatements.removeAll()
+        sqlite3_wal_hook(handle, nil, nil)
         sqlite3_close_v2(handle)
+        walHookBox = nil
     }
 
     /// Turns a non-OK result code into a thrown ``SQLiteError`` carrying SQLite's message.
@@ -96,13 +102,39 @@ package final class SQLiteConnection: @unchecked Sendable {
         return stmt
     }
 
+    /// Returns the cached statement for a constant SQL text, found by the text's address (no
+    /// hashing of the SQL on the hot path).
+    /// - Throws: ``SQLiteError`` when the SQL does not compile.
+    package func cachedStatement(_ sql: StaticString) throws -> Statement {
+        let address = UInt(bitPattern: sql.utf8Start)
+        if let stmt = constantStatements[address], !stmt.isBusy { return stmt }
+        let text = sql.description
+        if constantStatements[address] != nil { return try prepare(text) }
+        let stmt = try prepare(text)
+        constantStatements[address] = stmt
+        return stmt
+    }
+
+    /// Prepares a constant SQL text.
+    /// - Throws: ``SQLiteError``.
+    package func prepare(_ sql: StaticString) throws -> Statement {
+        try prepare(sql.description)
+    }
+
+    /// Runs constant SQL.
+    /// - Throws: ``SQLiteError``.
+    package func execute(_ sql: StaticString) throws {
+        try execute(sql.description)
+    }
+
     /// Finalizes every cached statement (they are prepared again on demand).
     package func clearStatementCache() {
         statementCache.removeAll()
+        constantStatements.removeAll()
     }
 
     /// The number of statements currently cached.
-    package var cachedStatementCount: Int { statementCache.count }
+    package var cachedStatementCount: Int { statementCache.count + constantStatements.count }
 
     /// The rowid of the most recent successful INSERT on this connection.
     package var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }

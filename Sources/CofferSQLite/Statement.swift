@@ -105,10 +105,10 @@ package final class Statement {
         try step()
     }
 
-    /// Rewinds the statement and clears its bindings so it can run again.
+    /// Rewinds the statement so it can run again. Bindings stay until rebound: every caller
+    /// binds all parameters before stepping.
     package func reset() {
         sqlite3_reset(handle)
-        sqlite3_clear_bindings(handle)
         isBusy = false
     }
 

@@ -51,19 +51,53 @@ struct ConfigRegistry: Sendable {
     }
 }
 
+/// One collection's resolved settings, shared by reference so the write and read paths do
+/// not copy (and retain) every chain and closure on each row.
+final class ResolvedConfig: Sendable {
+    let objectChain: SerializerChain
+    let metadataChain: SerializerChain
+    let objectPreSanitizer: PreSanitizer?
+    let objectPostSanitizer: PostSanitizer?
+    let metadataPreSanitizer: PreSanitizer?
+    let metadataPostSanitizer: PostSanitizer?
+    let objectPolicy: ObjectPolicy
+    let metadataPolicy: ObjectPolicy
+
+    init(_ config: CollectionConfig) {
+        objectChain = config.objectChain
+        metadataChain = config.metadataChain
+        objectPreSanitizer = config.objectPreSanitizer
+        objectPostSanitizer = config.objectPostSanitizer
+        metadataPreSanitizer = config.metadataPreSanitizer
+        metadataPostSanitizer = config.metadataPostSanitizer
+        objectPolicy = config.objectPolicy
+        metadataPolicy = config.metadataPolicy
+    }
+}
+
 /// A transaction's private copy of the registry, resolving each collection once.
 struct ConfigSnapshot {
     let registry: ConfigRegistry
-    private var resolved: [String: CollectionConfig] = [:]
+    private var resolved: [String: ResolvedConfig] = [:]
+    /// Most transactions touch one collection: remember the last one to skip the hashing.
+    private var lastCollection: String?
+    private var lastConfig: ResolvedConfig?
 
     init(_ registry: ConfigRegistry) {
         self.registry = registry
     }
 
-    mutating func config(for collection: String) -> CollectionConfig {
-        if let config = resolved[collection] { return config }
-        let config = registry.config(for: collection)
-        resolved[collection] = config
+    mutating func config(for collection: String) -> ResolvedConfig {
+        if let lastConfig, lastCollection == collection { return lastConfig }
+        let config: ResolvedConfig
+        if let cached = resolved[collection] {
+            config = cached
+        } else {
+            config = ResolvedConfig(registry.config(for: collection))
+            resolved[collection] = config
+        }
+        lastCollection = collection
+        lastConfig = config
         return config
     }
 }

@@ -58,7 +58,6 @@ extension Database {
             NotificationCenter.default.post(
                 name: Database.modifiedNotification, object: self, userInfo: [Database.changesetKey: changeset])
         }
-        scheduleCheckpoint()
     }
 
     /// Changesets in `(since, until]`, or nil when some are no longer retained.
@@ -83,10 +82,6 @@ extension Database {
         return DatabaseChanges(stream: stream)
     }
 
-    /// Runs a checkpoint soon on the checkpoint queue; several requests coalesce into one.
-    func scheduleCheckpoint() {
-        checkpointer.schedule()
-    }
 
     /// Copies committed WAL frames back into the file; truncates the WAL once it passed the
     /// threshold and no reader pins it.

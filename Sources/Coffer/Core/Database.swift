@@ -184,6 +184,7 @@ public final class Database: Sendable {
             }
             try handle.validateReadable()
             try DatabaseOpener.applyConnectionPragmas(handle, options: options)
+            handle.onWALCommit { [weak checkpointer] frames in checkpointer?.noteWAL(frames: frames) }
             return handle
         }
     }

@@ -134,7 +134,7 @@ extension ReadTransaction {
 
     /// Steps `sql`, guarding against mutation and nested use of the same cached statement.
     func forEachRow(
-        _ sql: String, binding text: String? = nil, _ body: (Statement, inout Bool) throws -> Void
+        _ sql: StaticString, binding text: String? = nil, _ body: (Statement, inout Bool) throws -> Void
     ) throws {
         try checkActive()
         let stmt = try mapSQLite { try core.sqlite.cachedStatement(sql) }

@@ -3,7 +3,7 @@ import Foundation
 
 /// Shared row-level helpers: statements, decoding through the chains, casting.
 extension ReadTransaction {
-    func scalar(_ sql: String, _ text: String? = nil) throws -> Int64? {
+    func scalar(_ sql: StaticString, _ text: String? = nil) throws -> Int64? {
         let stmt = try core.sqlite.cachedStatement(sql)
         defer { stmt.reset() }
         if let text { try stmt.bind(text, at: 1) }
@@ -21,12 +21,12 @@ extension ReadTransaction {
     }
 
     /// Column 1 (data or metadata) of the row `ck`, using a `SELECT rowid, <column>` statement.
-    func fetchColumn(_ sql: String, _ ck: CollectionKey) throws -> Data? {
+    func fetchColumn(_ sql: StaticString, _ ck: CollectionKey) throws -> Data? {
         var found = false
         return try fetchColumn(sql, ck, found: &found)
     }
 
-    func fetchColumn(_ sql: String, _ ck: CollectionKey, found: inout Bool) throws -> Data? {
+    func fetchColumn(_ sql: StaticString, _ ck: CollectionKey, found: inout Bool) throws -> Data? {
         try mapSQLite(collection: ck.collection, key: ck.key) {
             let stmt = try core.sqlite.cachedStatement(sql)
             defer { stmt.reset() }

@@ -86,9 +86,14 @@ public final class ReadWriteTransaction: ReadTransaction {
         }
         let hooks = hookReceivers
         let existing = try existingRowid(ck)
-        var row = ExtensionRow(
-            collectionKey: ck, rowid: existing ?? 0, object: LazyValue(object), metadata: LazyValue(metadata))
-        try runHooks(hooks) { hook in try existing == nil ? hook.willInsert(row) : hook.willUpdate(row) }
+        // Rows for hooks are built only when an extension is registered: this is the hot path.
+        var row: ExtensionRow?
+        if !hooks.isEmpty {
+            let hookRow = ExtensionRow(
+                collectionKey: ck, rowid: existing ?? 0, object: LazyValue(object), metadata: LazyValue(metadata))
+            row = hookRow
+            try runHooks(hooks) { hook in try existing == nil ? hook.willInsert(hookRow) : hook.willUpdate(hookRow) }
+        }
         let inserted = try mapSQLite(collection: ck.collection, key: ck.key) { () throws -> Bool in
             if let rowid = existing {
                 let stmt = try core.sqlite.cachedStatement(SQL.updateAll)
@@ -106,11 +111,15 @@ public final class ReadWriteTransaction: ReadTransaction {
             try stmt.run()
             return true
         }
-        if inserted {
-            row = ExtensionRow(
-                collectionKey: ck, rowid: core.sqlite.lastInsertRowID, object: row.object, metadata: row.metadata)
+        if let hookRow = row {
+            let finalRow =
+                inserted
+                ? ExtensionRow(
+                    collectionKey: ck, rowid: core.sqlite.lastInsertRowID, object: hookRow.object,
+                    metadata: hookRow.metadata)
+                : hookRow
+            try runHooks(hooks) { hook in try inserted ? hook.didInsert(finalRow) : hook.didUpdate(finalRow) }
         }
-        try runHooks(hooks) { hook in try inserted ? hook.didInsert(row) : hook.didUpdate(row) }
         core.mutationCount &+= 1
         changes.hasDiskChanges = true
         if inserted { changes.insertedKeys.insert(ck) }

@@ -29,6 +29,17 @@ final class WALCheckpointer: Sendable {
         self.logger = logger
     }
 
+    /// WAL size, in frames, from which a commit schedules a passive checkpoint (SQLite's own
+    /// automatic checkpoint uses the same figure; Coffer runs it in the background instead).
+    static let checkpointFrames = 1000
+
+    /// Called after each commit with the WAL's size: schedules a checkpoint once it has grown.
+    func noteWAL(frames: Int) {
+        if frames >= Self.checkpointFrames || frames * currentPageSize.load(ordering: .relaxed) >= truncationThreshold {
+            schedule()
+        }
+    }
+
     /// Runs a checkpoint soon on the checkpoint queue; several requests coalesce into one.
     func schedule() {
         guard !pending.exchange(true, ordering: .acquiringAndReleasing) else { return }
