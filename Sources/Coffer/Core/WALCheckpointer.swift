@@ -13,6 +13,7 @@ import Synchronization
 final class WALCheckpointer: Sendable {
     private let handle: Mutex<SQLiteConnection?>
     private let currentPageSize: Atomic<Int>
+    private let framesAtLastSchedule = Atomic<Int>(0)
     private let queue = DispatchQueue(label: "coffer.database.checkpoint", qos: .utility)
     private let pending = Atomic<Bool>(false)
     private let path: String
@@ -33,11 +34,18 @@ final class WALCheckpointer: Sendable {
     /// automatic checkpoint uses the same figure; Coffer runs it in the background instead).
     static let checkpointFrames = 1000
 
-    /// Called after each commit with the WAL's size: schedules a checkpoint once it has grown.
+    /// Called after each commit with the WAL's size: schedules a checkpoint once the log has
+    /// grown by ``checkpointFrames`` since the last one was scheduled. (A log that a reader or a
+    /// running checkpoint keeps from restarting would otherwise schedule one after every commit.)
     func noteWAL(frames: Int) {
-        if frames >= Self.checkpointFrames || frames * currentPageSize.load(ordering: .relaxed) >= truncationThreshold {
-            schedule()
+        let last = framesAtLastSchedule.load(ordering: .relaxed)
+        let base = frames < last ? 0 : last  // the log restarted from the beginning
+        guard frames - base >= Self.checkpointFrames else {
+            if base != last { framesAtLastSchedule.store(0, ordering: .relaxed) }
+            return
         }
+        framesAtLastSchedule.store(frames, ordering: .relaxed)
+        schedule()
     }
 
     /// Runs a checkpoint soon on the checkpoint queue; several requests coalesce into one.
