@@ -35,12 +35,14 @@ final class WALCheckpointer: Sendable {
     static let checkpointFrames = 1000
 
     /// Called after each commit with the WAL's size: schedules a checkpoint once the log has
-    /// grown by ``checkpointFrames`` since the last one was scheduled. (A log that a reader or a
+    /// grown by ``checkpointFrames`` (or by the truncation threshold, if smaller) since the last
+    /// one was scheduled. (A log that a reader or a
     /// running checkpoint keeps from restarting would otherwise schedule one after every commit.)
     func noteWAL(frames: Int) {
         let last = framesAtLastSchedule.load(ordering: .relaxed)
         let base = frames < last ? 0 : last  // the log restarted from the beginning
-        guard frames - base >= Self.checkpointFrames else {
+        let step = max(1, min(Self.checkpointFrames, truncationThreshold / max(1, currentPageSize.load(ordering: .relaxed))))
+        guard frames - base >= step else {
             if base != last { framesAtLastSchedule.store(0, ordering: .relaxed) }
             return
         }
