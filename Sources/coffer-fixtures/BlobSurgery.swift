@@ -65,7 +65,8 @@ final class BlobSurgery {
                 b.object, forKey: first, inCollection: collection, withMetadata: a.metadata, serializedObject: b.object,
                 serializedMetadata: a.metadata)
             try tx.setObject(
-                a.object, forKey: second, inCollection: collection, withMetadata: b.metadata, serializedObject: a.object,
+                a.object, forKey: second, inCollection: collection, withMetadata: b.metadata,
+                serializedObject: a.object,
                 serializedMetadata: b.metadata)
         }
     }

@@ -19,7 +19,8 @@ struct ChainFixtures {
     /// One chain per collection.
     static let serializers = [
         CollectionSerializers(collection: "codec-only", object: ChainSpec(codec: .note)),
-        CollectionSerializers(collection: "zlib", object: ChainSpec(codec: .note, stages: [.zlib(decompressionLimit: nil)])),
+        CollectionSerializers(
+            collection: "zlib", object: ChainSpec(codec: .note, stages: [.zlib(decompressionLimit: nil)])),
         CollectionSerializers(
             collection: "aes-gcm", object: ChainSpec(codec: .secret, stages: [.aesGCM(keyring: "values")])),
         CollectionSerializers(
@@ -75,7 +76,8 @@ struct ChainFixtures {
         for row in contents.rows ?? [] where underKey2.contains("\(row.collection)/\(row.key)") {
             errors.append(RowErrorSpec(collection: row.collection, key: row.key, column: "object", error: unknown))
             if row.metadata != nil {
-                errors.append(RowErrorSpec(collection: row.collection, key: row.key, column: "metadata", error: unknown))
+                errors.append(
+                    RowErrorSpec(collection: row.collection, key: row.key, column: "metadata", error: unknown))
             }
         }
         expectation.rowErrors = errors

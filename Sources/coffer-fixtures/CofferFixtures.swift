@@ -94,7 +94,9 @@ struct CofferFixtures {
             plainPath, origin: context.origin("no key: an unencrypted Coffer database"), recipe: plain,
             checks: [
                 Check(name: "contents", expect: plainContents),
-                Check(name: "a key for a plaintext file", key: .raw(FixtureKeys.rawKey), expect: .openError("notEncrypted")),
+                Check(
+                    name: "a key for a plaintext file", key: .raw(FixtureKeys.rawKey),
+                    expect: .openError("notEncrypted")),
             ])
     }
 
@@ -142,21 +144,24 @@ struct CofferFixtures {
             noHMACPath, origin: context.origin("raw key, per-page HMAC turned off"), recipe: noHMAC,
             checks: [
                 Check(name: "contents", expect: noHMACContents),
-                Check(name: "HMAC on", cipher: CipherSpec(pageSize: 4096, useHMAC: true), expect: .openError("wrongKey")),
+                Check(
+                    name: "HMAC on", cipher: CipherSpec(pageSize: 4096, useHMAC: true), expect: .openError("wrongKey")),
             ])
     }
 
     private func makeKeyFileFixture() throws {
         let keyFilePath = context.cofferPath("envelope.coffer-key")
         let keyFile = try KeyFile(
-            wrapping: try DataKey(bytes: FixtureKeys.keyFileDataKey), passphrase: Data(FixtureKeys.keyFilePassphrase.utf8),
+            wrapping: try DataKey(bytes: FixtureKeys.keyFileDataKey),
+            passphrase: Data(FixtureKeys.keyFilePassphrase.utf8),
             parameters: .scrypt(n: 1024, r: 8, p: 1))
         try keyFile.write(to: try context.stage.url(keyFilePath))
         context.add(
             ManifestEntry(
                 path: keyFilePath, type: .keyFile, sha256: "", size: 0,
                 origin: context.origin(
-                    "KeyFile(wrapping:) of a fixed data key under one passphrase, scrypt N=1024 r=8 p=1 (test strength)"),
+                    "KeyFile(wrapping:) of a fixed data key under one passphrase, scrypt N=1024 r=8 p=1 (test strength)"
+                ),
                 sidecars: nil, sidecarOf: nil, key: nil, cipher: nil, formatVersion: nil, keyrings: nil,
                 serializers: nil, secondaryIndexes: nil,
                 checks: [

@@ -47,8 +47,12 @@ extension DamagedFixtures {
         guard try JSONValue.from(withoutWAL.rows ?? []) == JSONValue.from(captured.full.rows ?? []),
             withoutWAL.snapshot == captured.full.snapshot
         else { throw GeneratorError("\(path): the export alone does not hold the old database's rows") }
-        print("  \(path) with the new key: \(Self.describe(withNewKey)); failed open modified \(newKeyObservation.modifiedByFailedOpen)")
-        print("  \(path) with the old key: \(Self.describe(withOldKey)); failed open modified \(oldKeyObservation.modifiedByFailedOpen)")
+        print(
+            "  \(path) with the new key: \(Self.describe(withNewKey)); failed open modified \(newKeyObservation.modifiedByFailedOpen)"
+        )
+        print(
+            "  \(path) with the old key: \(Self.describe(withOldKey)); failed open modified \(oldKeyObservation.modifiedByFailedOpen)"
+        )
         let origin = context.origin(
             "a WAL-mode database with uncheckpointed commits (as wal-uncheckpointed.db) was exported with Connection.backup to a new raw key; the export was put at the old path while the OLD -wal stayed beside it (no checkpoint, no removal of -wal)"
         )

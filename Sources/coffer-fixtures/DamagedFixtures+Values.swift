@@ -43,7 +43,8 @@ extension DamagedFixtures {
         let unknown = ErrorSpec(code: "serialization", serializationCode: "unknownKeyID")
         try valueFixture(
             "unknown-key-id.db",
-            method: "the key id in the headers of aes-gcm/s3 (object) and zlib+aes-gcm/b2 (metadata) rewritten from 2 to 9",
+            method:
+                "the key id in the headers of aes-gcm/s3 (object) and zlib+aes-gcm/b2 (metadata) rewritten from 2 to 9",
             errors: [("aes-gcm", "s3", "object", unknown), ("zlib+aes-gcm", "b2", "metadata", unknown)]
         ) { surgery in
             try surgery.rewriteObject("aes-gcm", "s3") { try Self.setKeyID(9, in: $0) }
@@ -73,12 +74,14 @@ extension DamagedFixtures {
             ("unknown-stage", Self.header(flags: 0, count: 1, [0x50, 0x00]) + json, error("unknownStage")),
             (
                 "zlib-garbage",
-                Self.header(flags: 0x01, count: 1, [1, 4] + BlobBytes.littleEndian(100)) + Data(repeating: 0xAB, count: 20),
+                Self.header(flags: 0x01, count: 1, [1, 4] + BlobBytes.littleEndian(100))
+                    + Data(repeating: 0xAB, count: 20),
                 error("inflateFailed")
             ),
             (
                 "aes-short-payload",
-                Self.header(flags: 0x02, count: 1, [2, 4] + BlobBytes.littleEndian(1)) + Data(repeating: 0xAB, count: 10),
+                Self.header(flags: 0x02, count: 1, [2, 4] + BlobBytes.littleEndian(1))
+                    + Data(repeating: 0xAB, count: 10),
                 error("truncated")
             ),
             ("not-json", Data("not json".utf8), error("codecFailed")),
@@ -97,7 +100,8 @@ extension DamagedFixtures {
         ) { surgery in
             for row in crafted { try surgery.insertRaw("zlib+aes-gcm", row.key, row.bytes) }
             try surgery.insertRaw("strict", "plain", strictPlain)
-            try surgery.write([FixtureRow("strict", "sealed", Secret(account: "frank@example.com", password: "sealed"))])
+            try surgery.write([FixtureRow("strict", "sealed", Secret(account: "frank@example.com", password: "sealed"))]
+            )
         }
     }
 
@@ -165,7 +169,8 @@ extension DamagedFixtures {
     ) throws {
         let base = try context.contents(of: derivedFrom)
         let baseRows = try Dictionary(
-            (base.rows ?? []).map { ("\($0.collection)/\($0.key)", try JSONValue.from($0)) }, uniquingKeysWith: { a, _ in a })
+            (base.rows ?? []).map { ("\($0.collection)/\($0.key)", try JSONValue.from($0)) },
+            uniquingKeysWith: { a, _ in a })
         for row in observed.rows ?? [] {
             if let expected = baseRows["\(row.collection)/\(row.key)"], expected != (try JSONValue.from(row)) {
                 throw GeneratorError("\(path): row \(row.collection)/\(row.key) differs from its base")

@@ -137,7 +137,9 @@ struct DamagedFixtures {
             }
         }
         try checkSurvivors(observed, against: try context.contents(of: derivedFrom), path: path)
-        print("  \(path): \(Self.describe(observed))\(observation.modifiedByFailedOpen.isEmpty ? "" : "; FAILED OPEN MODIFIED \(observation.modifiedByFailedOpen)")")
+        print(
+            "  \(path): \(Self.describe(observed))\(observation.modifiedByFailedOpen.isEmpty ? "" : "; FAILED OPEN MODIFIED \(observation.modifiedByFailedOpen)")"
+        )
         context.addDatabase(
             path, origin: context.origin(method, derivedFrom: derivedFrom), recipe: recipe,
             checks: [observation.check("damage is reported")])
@@ -146,7 +148,8 @@ struct DamagedFixtures {
     /// Rows a damaged file still reads must be exactly the base's.
     private func checkSurvivors(_ observed: Expectation, against base: Expectation, path: String) throws {
         let baseRows = try Dictionary(
-            (base.rows ?? []).map { ("\($0.collection)/\($0.key)", try JSONValue.from($0)) }, uniquingKeysWith: { a, _ in a })
+            (base.rows ?? []).map { ("\($0.collection)/\($0.key)", try JSONValue.from($0)) },
+            uniquingKeysWith: { a, _ in a })
         for row in observed.rows ?? [] where baseRows["\(row.collection)/\(row.key)"] != (try JSONValue.from(row)) {
             throw GeneratorError("\(path): row \(row.collection)/\(row.key) reads back different from its base")
         }
@@ -169,6 +172,7 @@ struct DamagedFixtures {
         let failures = (observed.rowErrors ?? []).map {
             "\($0.collection)/\($0.key).\($0.column): \($0.error.code)\($0.error.serializationCode.map { "/\($0)" } ?? "")"
         }
-        return "opens; \(observed.rows?.count ?? 0) rows read; failing: \(failures.isEmpty ? "none" : failures.joined(separator: ", "))"
+        return
+            "opens; \(observed.rows?.count ?? 0) rows read; failing: \(failures.isEmpty ? "none" : failures.joined(separator: ", "))"
     }
 }

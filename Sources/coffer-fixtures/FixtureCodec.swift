@@ -43,7 +43,9 @@ enum FixtureCodec: String, Encodable, Sendable {
     }
 
     private func cast<T>(_ value: any Sendable, _ type: T.Type) throws -> T {
-        guard let typed = value as? T else { throw GeneratorError("\(rawValue) cannot record a \(Swift.type(of: value))") }
+        guard let typed = value as? T else {
+            throw GeneratorError("\(rawValue) cannot record a \(Swift.type(of: value))")
+        }
         return typed
     }
 }

@@ -4,7 +4,8 @@ import Foundation
 enum FixtureData {
     /// A body long enough to be compressed (zlib's threshold is 512 bytes) and to overflow a 1024-byte page.
     static let longBody = String(
-        repeating: "Coffer keeps every released format readable; this sentence repeats to make a long, compressible body. ",
+        repeating:
+            "Coffer keeps every released format readable; this sentence repeats to make a long, compressible body. ",
         count: 30)
 
     /// Notes with metadata, a note without, a Unicode key, and the nil collection.

@@ -8,7 +8,7 @@ final class GeneratorContext {
     static let generatorName = "coffer-fixtures (Sources/coffer-fixtures)"
 
     let stage: FixtureStage
-    /// The folder name inside `coffer/` and `damaged/`, e.g. `v1`.
+    /// The folder name inside `coffer/` and `damaged/`, such as `v1`.
     let folder: String
     /// The Coffer source revision that wrote the files.
     let cofferRevision: String

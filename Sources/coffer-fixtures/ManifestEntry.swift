@@ -90,8 +90,10 @@ struct ImportSpec: Encodable, Sendable {
     var cipher: CipherSpec
 }
 
-/// What a check must observe. Only the fields given are checked, except that `rows` and
-/// `rowErrors` together must list every row of the database.
+/// What a check must observe.
+///
+/// Only the fields given are checked, except that `rows` and `rowErrors` together must list
+/// every row of the database.
 struct Expectation: Encodable, Sendable {
     /// `Database(url:options:)` must throw this.
     var openError: ErrorSpec?

@@ -98,11 +98,14 @@ struct Observer {
                         (row.objectBytesHex, row.objectHeaderHex) = BlobBytes.pin(bytes)
                     }
                 } catch let error as DatabaseError {
-                    errors.append(RowErrorSpec(collection: collection, key: key, column: "object", error: ErrorSpec(error)))
+                    errors.append(
+                        RowErrorSpec(collection: collection, key: key, column: "object", error: ErrorSpec(error)))
                     failed = true
                 }
                 do {
-                    if let metadata = try tx.metadata(forKey: key, inCollection: collection), let chain = chains.metadata {
+                    if let metadata = try tx.metadata(forKey: key, inCollection: collection),
+                        let chain = chains.metadata
+                    {
                         row.metadata = try chain.codec.json(metadata)
                         if let bytes = try tx.serializedMetadata(forKey: key, inCollection: collection) {
                             (row.metadataBytesHex, row.metadataHeaderHex) = BlobBytes.pin(bytes)

@@ -18,7 +18,9 @@ struct DatabaseCheck {
         var copies = [url]
         if check.withoutSidecars != true {
             for sidecar in entry.sidecars ?? [] {
-                guard sidecar.hasPrefix(entry.path) else { throw FixtureFailure("\(sidecar) is not named after \(entry.path)") }
+                guard sidecar.hasPrefix(entry.path) else {
+                    throw FixtureFailure("\(sidecar) is not named after \(entry.path)")
+                }
                 let name = url.lastPathComponent + sidecar.dropFirst(entry.path.count)
                 copies.append(try FixtureFiles.copy(sidecar, into: directory.url, as: name))
             }
@@ -115,7 +117,8 @@ struct DatabaseCheck {
                     try Self.verifyIndex(contents, columns: spec.columns.map(\.name), tx)
                 }
             }
-            #expect(handlerCalls.value == 0, "re-registering the index ran its handler: the persisted state was not reused")
+            #expect(
+                handlerCalls.value == 0, "re-registering the index ran its handler: the persisted state was not reused")
         }
     }
 

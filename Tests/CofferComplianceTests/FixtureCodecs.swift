@@ -102,6 +102,7 @@ enum FixtureCodecs {
     /// The manifest form of a Coffer error.
     static func error(_ error: DatabaseError) -> FixtureError {
         FixtureError(
-            code: error.code.rawValue, serializationCode: (error.underlying as? SerializationError).map { "\($0.code)" })
+            code: error.code.rawValue, serializationCode: (error.underlying as? SerializationError).map { "\($0.code)" }
+        )
     }
 }

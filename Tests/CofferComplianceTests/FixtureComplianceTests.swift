@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 
-/// Every check of every fixture in `Fixtures/manifest.json`: the exact contents, or the exact
-/// typed error. Each check works on copies; the committed files are verified unchanged before
-/// and after.
+/// Every check of every fixture in `Fixtures/manifest.json`: the exact contents, or the exact typed error.
+///
+/// Each check works on copies; the committed files are verified unchanged before and after.
 @Suite struct FixtureComplianceTests {
     @Test(arguments: FixtureCatalog.cases)
     func fixture(_ testCase: FixtureCase) throws {
@@ -33,7 +33,9 @@ import Testing
             if let path = key.keyFilePath { paths.append(path) }
         }
         return try paths.map { path in
-            guard let sha256 = manifest.entry(path)?.sha256 else { throw FixtureFailure("\(path) has no manifest entry") }
+            guard let sha256 = manifest.entry(path)?.sha256 else {
+                throw FixtureFailure("\(path) has no manifest entry")
+            }
             return (path, sha256)
         }
     }

@@ -71,7 +71,8 @@ enum FixtureKey: Decodable, Sendable {
                 path: try container.decode(String.self, forKey: .path),
                 passphrase: try container.decode(String.self, forKey: .passphrase))
         default:
-            throw DecodingError.dataCorruptedError(forKey: .kind, in: container, debugDescription: "unknown key kind \(kind)")
+            throw DecodingError.dataCorruptedError(
+                forKey: .kind, in: container, debugDescription: "unknown key kind \(kind)")
         }
     }
 
@@ -147,8 +148,10 @@ struct FixtureCheck: Decodable, Sendable {
     var importPlaintext: FixtureImport?
     var unwrapPassphrase: String?
     var expect: FixtureExpectation
-    /// A library bug this check hits today: "a failed open modified …". The no-modification
-    /// assertion runs as a known issue, which fails the suite once the bug is fixed.
+    /// A library bug this check hits today, such as "a failed open modified …".
+    ///
+    /// The no-modification assertion then runs as a known issue, which fails the suite once the
+    /// bug is fixed.
     var knownIssue: String?
 }
 

@@ -48,12 +48,15 @@ import Testing
             #expect(!entry.origin.generatorVersion.isEmpty && !entry.origin.writerVersion.isEmpty)
             if entry.type != "sidecar" { #expect(!entry.checks.isEmpty, "\(entry.path) has no checks") }
             for sidecar in entry.sidecars ?? [] {
-                #expect(manifest.entry(sidecar)?.sidecarOf == entry.path, "\(sidecar) is not a sidecar of \(entry.path)")
+                #expect(
+                    manifest.entry(sidecar)?.sidecarOf == entry.path, "\(sidecar) is not a sidecar of \(entry.path)")
             }
             if let owner = entry.sidecarOf {
                 #expect(manifest.entry(owner)?.sidecars?.contains(entry.path) == true, "\(entry.path): owner \(owner)")
             }
-            if let base = entry.origin.derivedFrom { #expect(manifest.entry(base) != nil, "\(entry.path): base \(base)") }
+            if let base = entry.origin.derivedFrom {
+                #expect(manifest.entry(base) != nil, "\(entry.path): base \(base)")
+            }
             let keys = [entry.key] + entry.checks.flatMap { [$0.key, $0.importPlaintext?.key] }
             for path in keys.compactMap({ $0?.keyFilePath }) {
                 #expect(manifest.entry(path)?.type == "keyFile", "\(entry.path): key file \(path)")

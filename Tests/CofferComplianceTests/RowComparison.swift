@@ -18,7 +18,9 @@ struct RowComparison {
             #expect(row.object == spec.object, "object of \(id)")
             #expect(row.metadata == spec.metadata, "metadata of \(id)")
             try pin(row.objectBytes, exact: spec.objectBytesHex, header: spec.objectHeaderHex, "object blob of \(id)")
-            try pin(row.metadataBytes, exact: spec.metadataBytesHex, header: spec.metadataHeaderHex, "metadata blob of \(id)")
+            try pin(
+                row.metadataBytes, exact: spec.metadataBytesHex, header: spec.metadataHeaderHex,
+                "metadata blob of \(id)")
         }
         var errors: [String: FixtureError] = [:]
         for failure in expected.rowErrors ?? [] {

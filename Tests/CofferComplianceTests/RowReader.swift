@@ -28,7 +28,9 @@ struct RowReader {
         for collection in try tx.allCollections().sorted() {
             let chains = serializers.first { $0.collection == collection }
             for key in try tx.allKeys(inCollection: collection).sorted() {
-                guard let chains else { throw FixtureFailure("collection \"\(collection)\" has no chain in the manifest") }
+                guard let chains else {
+                    throw FixtureFailure("collection \"\(collection)\" has no chain in the manifest")
+                }
                 let id = "\(collection)/\(key)"
                 var row = Row(object: .null)
                 var failed = false
