@@ -20,7 +20,6 @@ sys.dont_write_bytecode = True  # keep generators/ free of __pycache__
 import importlib
 import os
 import subprocess
-import sys
 import tempfile
 
 import fixturelib

@@ -22,7 +22,6 @@ import os
 import plistlib
 import struct
 import subprocess
-import sys
 
 import fixturelib
 
