@@ -56,8 +56,10 @@ struct ManifestFile {
         ])
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        var data = try encoder.encode(document)
-        data.append(UInt8(ascii: "\n"))
-        try data.write(to: url, options: .atomic)
+        // Foundation prints an empty array as "[", a blank line, "]"; write "[]" (and "{}") as the Python generators do.
+        let text = String(decoding: try encoder.encode(document), as: UTF8.self)
+            .replacingOccurrences(of: #"\[\n\s*\n\s*\]"#, with: "[]", options: .regularExpression)
+            .replacingOccurrences(of: #"\{\n\s*\n\s*\}"#, with: "{}", options: .regularExpression)
+        try Data((text + "\n").utf8).write(to: url, options: .atomic)
     }
 }

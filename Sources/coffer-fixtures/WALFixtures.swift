@@ -39,11 +39,17 @@ struct WALFixtures {
         let origin = context.origin(
             "two rows checkpointed; then a long-lived read transaction on a second connection pinned the WAL while two more commits (two inserts, one update) were made; the db and its -wal were copied while the database was still open (no -shm)"
         )
+        let wrongKey = try Observer(context: context).observation(
+            path, sidecars: [walPath], key: .raw(FixtureKeys.otherRawKey), cipher: recipe.cipher)
+        guard wrongKey.expectation.openError?.code == "wrongKey" else {
+            throw GeneratorError("\(path): a wrong key did not fail with wrongKey")
+        }
         context.addDatabase(
             path, origin: origin, recipe: recipe, sidecars: [walPath],
             checks: [
                 Check(name: "contents with the WAL", expect: captured.full),
                 Check(name: "main file alone", withoutSidecars: true, expect: captured.mainOnly),
+                wrongKey.check("wrong raw key", key: .raw(FixtureKeys.otherRawKey)),
             ])
         context.addSidecar(walPath, of: path, origin: origin)
     }
