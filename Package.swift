@@ -81,6 +81,14 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        .executableTarget(
+            name: "coffer-fixtures",
+            dependencies: [
+                "Coffer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "CofferCLITests",
             dependencies: ["Coffer", "CofferTestSupport"],
@@ -98,6 +106,11 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "CofferComplianceTests",
+            dependencies: ["Coffer", "CofferTestSupport"],
             swiftSettings: swiftSettings
         ),
     ],

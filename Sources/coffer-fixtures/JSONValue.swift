@@ -1,0 +1,63 @@
+import Foundation
+
+/// A JSON value, so the manifest can hold decoded fixture values and keep entries it does not model.
+///
+/// Numbers are `Double`: fixture values stay far below 2^53, and one numeric case makes `3` and
+/// `3.0` compare equal whichever writer produced them.
+indirect enum JSONValue: Codable, Sendable, Hashable {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([String: JSONValue])
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .null
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? container.decode(Double.self) {
+            self = .number(value)
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
+        } else if let value = try? container.decode([JSONValue].self) {
+            self = .array(value)
+        } else {
+            self = .object(try container.decode([String: JSONValue].self))
+        }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .null: try container.encodeNil()
+        case .bool(let value): try container.encode(value)
+        case .number(let value): try container.encode(value)
+        case .string(let value): try container.encode(value)
+        case .array(let value): try container.encode(value)
+        case .object(let value): try container.encode(value)
+        }
+    }
+
+    /// The value of `field` when this is an object.
+    subscript(field: String) -> JSONValue? {
+        if case .object(let fields) = self { return fields[field] }
+        return nil
+    }
+
+    /// The value as a string, when it is one.
+    var stringValue: String? {
+        if case .string(let value) = self { return value }
+        return nil
+    }
+
+    /// Converts any `Encodable` value (a manifest entry, a decoded fixture value) to JSON.
+    /// - Throws: the encoder's or decoder's error.
+    static func from(_ value: some Encodable) throws -> JSONValue {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return try JSONDecoder().decode(JSONValue.self, from: encoder.encode(value))
+    }
+}
