@@ -73,11 +73,21 @@ struct DatabaseOpener {
                 [CipherSettings.automaticPageSize, CipherSettings.legacyPageSize]
             }
         var lastError: SQLiteError?
-        for candidate in candidates {
+        let salt = isNew ? nil : fileSalt()
+        for given in candidates {
             for pageSize in pageSizes {
                 var cipher = options.cipher
                 cipher.pageSize = pageSize
                 do {
+                    // For an existing file, derive a passphrase's page key ourselves (one KDF, as
+                    // SQLCipher would) so the read-only probe and the real handle share it.
+                    let candidate =
+                        if given.isPassphrase, let salt {
+                            try derivedKey(from: given, salt: salt, iterations: cipher.kdfIterations ?? 64_000)
+                        } else {
+                            given
+                        }
+                    if !isNew { try probe(candidate, cipher: cipher) }
                     let handle = try SQLiteConnection(path: path)
                     Self.applyBusyTimeout(handle, options: options)
                     try candidate.bytes.withUnsafeBytes { try handle.applyKey($0) }
@@ -98,6 +108,7 @@ struct DatabaseOpener {
 
     private func openPlaintext(cipherVersion: String) throws -> Result {
         do {
+            if FileManager.default.fileExists(atPath: path) { try probe(nil, cipher: nil) }
             let handle = try SQLiteConnection(path: path)
             Self.applyBusyTimeout(handle, options: options)
             try handle.validateReadable()
@@ -142,6 +153,37 @@ struct DatabaseOpener {
         return Result(
             handle: handle, handleKey: handleKey, handleCipher: resolved, cipherVersion: cipherVersion,
             pageSize: pageSize, snapshot: snapshot, extensionNames: names)
+    }
+
+    /// Tries a key on a READ-ONLY handle first. A read-write handle that fails to read the file
+    /// would, on close, checkpoint the WAL it found into the file and delete it — merging another
+    /// key's WAL (a stale `-wal` beside a re-keyed file) and so destroying data. A read-only
+    /// handle never checkpoints, so a failed open leaves every file as it was.
+    private func probe(_ candidate: KeyCandidate?, cipher: CipherSettings?) throws {
+        let handle = try SQLiteConnection(path: path, readOnly: true)
+        Self.applyBusyTimeout(handle, options: options)
+        if let candidate {
+            try candidate.bytes.withUnsafeBytes { try handle.applyKey($0) }
+            try handle.applyCipherSettings(
+                pageSize: cipher?.pageSize, kdfIterations: cipher?.kdfIterations, useHMAC: cipher?.useHMAC)
+        }
+        try handle.validateReadable()
+    }
+
+    /// The file's first 16 bytes (SQLCipher's salt), when the file is long enough to have one.
+    private func fileSalt() -> Data? {
+        guard let file = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? file.close() }
+        guard let salt = try? file.read(upToCount: 16), salt.count == 16 else { return nil }
+        return salt
+    }
+
+    private func derivedKey(from candidate: KeyCandidate, salt: Data, iterations: Int) throws -> KeyCandidate {
+        do {
+            return try candidate.derivedRawSpec(salt: salt, iterations: iterations)
+        } catch {
+            throw DatabaseError(.invalidKey, "key derivation failed", path: path)
+        }
     }
 
     /// The passphrase's PBKDF2 output as a raw key spec, so later handles skip the KDF.
