@@ -115,6 +115,8 @@ public class ReadTransaction {
         forKey key: String, inCollection collection: String?, as type: T.Type
     ) throws -> T? {
         guard let value = try object(forKey: key, inCollection: collection) else { return nil }
+        // The common case first: one dynamic cast, nothing else on the hot path.
+        if let typed = value as? T { return typed }
         let ck = CollectionKey(collection: collection ?? "", key: key)
         let typed = try castDecoding(value, to: T.self, ck)
         if value is EncodedValue, core.config.objectCacheEnabled { core.objectCache.setValue(typed, forKey: ck) }
