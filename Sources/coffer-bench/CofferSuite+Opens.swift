@@ -90,7 +90,7 @@ extension CofferSuite {
         var seconds = 0.0
         func session() throws -> ReleaseWatcher {
             let opened = try Stopwatch.measure { () throws -> (database: Database, connection: Connection, age: Int?) in
-                let database = try Database(url: url, options: CofferStore.options(for: configuration, key: key))
+                let database = try Database(url: url, options: CofferStore.options(for: configuration, key: key, run: context.options))
                 CofferStore.register(database, codable: true)
                 let connection = try database.newConnection(config: CofferStore.uncached)
                 return (database, connection, try CofferStore.firstAge(connection, codable: true))
@@ -111,7 +111,7 @@ extension CofferSuite {
         let expected = context.records.firstRecordAge
         var samples: [Double] = []
         func session() throws -> ReleaseWatcher {
-            let database = try Database(url: url, options: CofferStore.options(for: context.configuration, key: key))
+            let database = try Database(url: url, options: CofferStore.options(for: context.configuration, key: key, run: context.options))
             CofferStore.register(database, codable: true)
             let first = try database.newConnection(config: CofferStore.uncached)
             _ = try CofferStore.firstAge(first, codable: true)
