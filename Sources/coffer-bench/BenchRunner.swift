@@ -148,7 +148,8 @@ struct BenchRunner {
 
     /// The run-wide knobs, as one information line.
     private func optionsLine() -> String {
-        "options w10_seconds=\(options.concurrencySeconds) w10_readers=\(options.concurrencyReaders.map(String.init).joined(separator: ",")) "
+        let readers = options.concurrencyReaders.map(String.init).joined(separator: ",")
+        return "options w10_seconds=\(options.concurrencySeconds) w10_readers=\(readers) "
             + "w10_reads_per_tx=\(ConcurrentRun.readsPerTransaction) w9_n=\(options.scaleCount) "
             + "w11_repetitions=\(options.openRepetitions) c_checkpoint=\(options.cCheckpoint.rawValue)"
             + "(\(options.cCheckpoint == .off ? "wal_autocheckpoint=0" : "wal_autocheckpoint=1000,inline")) "

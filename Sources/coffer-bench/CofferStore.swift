@@ -76,7 +76,9 @@ enum CofferStore {
     static func contentHash(_ connection: Connection) throws -> (hex: String, count: Int) {
         try connection.read { tx in
             var hash = FNV1a64()
-            let keys = try tx.allKeys(inCollection: Records.collection).sorted { Array($0.utf8).lexicographicallyPrecedes($1.utf8) }
+            let keys = try tx.allKeys(inCollection: Records.collection).sorted {
+                Array($0.utf8).lexicographicallyPrecedes($1.utf8)
+            }
             for key in keys {
                 guard let bytes = try tx.serializedObject(forKey: key, inCollection: Records.collection) else {
                     throw BenchError(.checkMismatch, "Coffer: key \(key) is listed but has no value")

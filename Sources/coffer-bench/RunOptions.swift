@@ -27,9 +27,11 @@ struct RunOptions: Sendable {
     var scaleCount = 1_000_000
     /// How many opens W11 measures per key kind (the median is reported).
     var openRepetitions = 21
-    /// The C baseline's checkpoint mode for its single-connection workloads (W1–W5, W9). Off by default, as on
-    /// Coffer's handles, so neither side checkpoints inside a timed transaction; W10 always uses `.automatic` (the
-    /// C side has no background checkpointer, and 30 s of commits would otherwise grow the WAL without bound).
+    /// The C baseline's checkpoint mode for its single-connection workloads (W1–W5, W9).
+    ///
+    /// Off by default, as on Coffer's handles, so neither side checkpoints inside a timed transaction. W10 always
+    /// uses `.automatic`: the C side has no background checkpointer, and 30 s of commits would otherwise grow the
+    /// WAL without bound.
     var cCheckpoint = CheckpointMode.off
     /// The C baseline's `auto_vacuum` mode.
     var cAutoVacuum = AutoVacuumMode.none
