@@ -37,7 +37,10 @@ struct BaselineScaleSuite: BenchmarkSuite {
         }
         let child = try EnumerationChild.spawn(path: path, implementation: .c, configuration: configuration)
         try ScaleFigures.check("child W4 count", child.count, expected: records.expected.w4Count, implementation: "C")
-        report.notes = [(key: "w9_n", value: String(records.count)), (key: "w9_cache_kib", value: String(configuration.effectiveCacheKiB))]
+        report.notes = [
+            (key: "w9_n", value: String(records.count)),
+            (key: "w9_cache_kib", value: String(configuration.effectiveCacheKiB)),
+        ]
         report.results = measured.map { item in
             ScaleFigures.result(
                 item.workload, ops: item.ops, seconds: item.seconds, implementation: implementation, context: context,

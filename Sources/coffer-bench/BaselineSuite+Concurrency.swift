@@ -5,9 +5,11 @@ extension BaselineSuite {
     /// keeps that cost out of the per-transaction figure while the writer still checks the stop flag often.
     static let writerBatch = 50
 
-    /// W10 on the C API: one writer upserting the W2 records in turn (one transaction each) while 1, 2 and 4
-    /// readers each run read transactions of `ConcurrentRun.readsPerTransaction` W3 keys; every thread has its
-    /// own connection, opened before the clock starts.
+    /// W10 on the C API: one writer and 1, 2 and 4 readers, each on its own connection, for a fixed time.
+    ///
+    /// The writer upserts the W2 records in turn, one transaction each; each reader runs read transactions of
+    /// `ConcurrentRun.readsPerTransaction` W3 keys. Connections are opened before the clock starts and checkpoint
+    /// automatically whatever `--c-checkpoint` says, since nothing else would checkpoint the WAL during the run.
     /// - Throws: `BenchError` when a connection or a transaction fails.
     func measureConcurrency(path: String, context: SuiteContext) throws -> [WorkloadResult] {
         let records = context.records
@@ -15,7 +17,12 @@ extension BaselineSuite {
         let chunks = Self.keyChunks(records.readKeys, size: ConcurrentRun.readsPerTransaction)
         let key = context.sqlcipherKey
         let configuration = context.configuration
-        let options = context.options
+        // The C side has no background checkpointer: its writer checkpoints inline, every 1,000 pages.
+        let options = {
+            var options = context.options
+            options.cCheckpoint = .automatic
+            return options
+        }()
         let collection = Records.collection
         var results: [WorkloadResult] = []
         for readers in context.options.concurrencyReaders {

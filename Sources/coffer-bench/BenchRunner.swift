@@ -148,12 +148,15 @@ struct BenchRunner {
 
     /// The run-wide knobs, as one information line.
     private func optionsLine() -> String {
-        "options w10_seconds=\(options.concurrencySeconds) w10_readers=\(options.concurrencyReaders.map(String.init).joined(separator: ",")) "
+        let readers = options.concurrencyReaders.map(String.init).joined(separator: ",")
+        return "options w10_seconds=\(options.concurrencySeconds) w10_readers=\(readers) "
             + "w10_reads_per_tx=\(ConcurrentRun.readsPerTransaction) w9_n=\(options.scaleCount) "
             + "w11_repetitions=\(options.openRepetitions) c_checkpoint=\(options.cCheckpoint.rawValue)"
             + "(\(options.cCheckpoint == .off ? "wal_autocheckpoint=0" : "wal_autocheckpoint=1000,inline")) "
+            + "c_w10_checkpoint=automatic(wal_autocheckpoint=1000,inline) "
             + "c_auto_vacuum=\(options.cAutoVacuum.rawValue) coffer_checkpoint=background-passive-after-commit"
-            + "(autocheckpoint=0) coffer_auto_vacuum=FULL"
+            + "(autocheckpoint=0) coffer_auto_vacuum=FULL coffer_wal_truncation_bytes="
+            + (options.cofferWALTruncationBytes.map(String.init) ?? "default(4194304)")
     }
 
     private func runs(_ suite: any BenchmarkSuite, _ selected: Set<String>) -> Bool {

@@ -57,13 +57,16 @@ struct ChainSuite: BenchmarkSuite {
                 }
             }
             guard decoded.value == expectedAges else {
-                throw BenchError(.checkMismatch, "W7 \(variant.name) age sum \(decoded.value), expected \(expectedAges)")
+                throw BenchError(
+                    .checkMismatch, "W7 \(variant.name) age sum \(decoded.value), expected \(expectedAges)")
             }
             let reference = (encode: context.earlier["JSONENC"], decode: context.earlier["JSONDEC"])
             report.results.append(
-                figure("W7-\(variant.name)-enc", users.count, plainBytes, storedBytes, encoded.seconds, reference.encode))
+                figure(
+                    "W7-\(variant.name)-enc", users.count, plainBytes, storedBytes, encoded.seconds, reference.encode))
             report.results.append(
-                figure("W7-\(variant.name)-dec", users.count, plainBytes, storedBytes, decoded.seconds, reference.decode))
+                figure(
+                    "W7-\(variant.name)-dec", users.count, plainBytes, storedBytes, decoded.seconds, reference.decode))
         }
         return report
     }

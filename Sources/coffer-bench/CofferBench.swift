@@ -57,13 +57,21 @@ struct CofferBench: ParsableCommand {
 
     @Option(
         name: .customLong("c-checkpoint"),
-        help: "The C baseline's WAL checkpoints: automatic (every 1,000 pages, inline) or off (as Coffer's handles).")
-    var cCheckpoint: RunOptions.CheckpointMode = .automatic
+        help: """
+            The C baseline's WAL checkpoints in W1–W5 and W9: off (as on Coffer's handles; the default) or \
+            automatic (SQLite's, every 1,000 pages, inline). W10 always uses automatic.
+            """)
+    var cCheckpoint: RunOptions.CheckpointMode = .off
 
     @Option(
         name: .customLong("c-auto-vacuum"),
         help: "The C baseline's auto_vacuum on new files: none (BENCHMARKS.md) or full (as Coffer).")
     var cAutoVacuum: RunOptions.AutoVacuumMode = .none
+
+    @Option(
+        name: .customLong("coffer-wal-truncation-mib"),
+        help: "Diagnostic: Coffer's walTruncationThreshold in MiB (default: the library's, 4 MiB).")
+    var cofferWALTruncationMiB: Int?
 
     @Option(help: .hidden)
     var childEnumerate: String?
@@ -86,6 +94,7 @@ struct CofferBench: ParsableCommand {
         options.openRepetitions = repetitions ?? (smoke ? 2 : 21)
         options.cCheckpoint = cCheckpoint
         options.cAutoVacuum = cAutoVacuum
+        options.cofferWALTruncationBytes = cofferWALTruncationMiB.map { $0 * 1024 * 1024 }
         return options
     }
 

@@ -26,7 +26,7 @@ struct CofferRawSuite: BenchmarkSuite {
         let readKeys = records.readKeyStrings
 
         func session() throws -> ReleaseWatcher {
-            let database = try CofferStore.open(url, context.configuration, codable: false)
+            let database = try CofferStore.open(url, context.configuration, codable: false, run: context.options)
             let connection = try database.newConnection(config: CofferStore.uncached)
             report.notes = [
                 (key: "codec", value: "registerData(identity)"), (key: "age", value: "cb_parse_age(as-C)"),
@@ -65,7 +65,7 @@ struct CofferRawSuite: BenchmarkSuite {
         }
         try session().waitForRelease()
 
-        let content = try CofferSuite.contentHash(url, context.configuration, codable: false)
+        let content = try CofferSuite.contentHash(url, context.configuration, codable: false, run: context.options)
         report.checks.contentFNV1a64 = content.hex
         report.checks.contentCount = content.count
         return report

@@ -19,7 +19,7 @@ struct CofferScaleSuite: BenchmarkSuite {
         var measured: [(workload: String, ops: Int, seconds: Double)] = []
 
         func session() throws -> ReleaseWatcher {
-            let database = try CofferStore.open(url, configuration)
+            let database = try CofferStore.open(url, configuration, run: context.options)
             let connection = try database.newConnection(config: CofferStore.uncached)
             let users = records.users
             let insert = try Stopwatch.measure {

@@ -22,8 +22,11 @@ enum CofferStore {
 
     /// Options matching `configuration`: the page size always explicit (Coffer's automatic size would be 4096),
     /// the page cache, KDF iterations and HMAC as configured, `synchronous = NORMAL`.
-    static func options(for configuration: BenchConfiguration, key: DatabaseKey) -> DatabaseOptions {
+    static func options(
+        for configuration: BenchConfiguration, key: DatabaseKey, run: RunOptions = RunOptions()
+    ) -> DatabaseOptions {
         var options = DatabaseOptions()
+        if let threshold = run.cofferWALTruncationBytes { options.walTruncationThreshold = threshold }
         options.key = key
         options.cipher = CipherSettings(
             pageSize: configuration.effectivePageSize, kdfIterations: configuration.kdfIterations,
@@ -37,10 +40,12 @@ enum CofferStore {
     /// - Parameter codable: JSON `User` rows when true; raw `Data` rows (identity codec) when false.
     /// - Throws: `DatabaseError` when the file cannot be opened.
     static func open(
-        _ url: URL, _ configuration: BenchConfiguration, key: DatabaseKey? = nil, codable: Bool = true
+        _ url: URL, _ configuration: BenchConfiguration, key: DatabaseKey? = nil, codable: Bool = true,
+        run: RunOptions = RunOptions()
     ) throws -> Database {
         let database = try Database(
-            url: url, options: options(for: configuration, key: key ?? Self.key(for: configuration.keyKind)))
+            url: url,
+            options: options(for: configuration, key: key ?? Self.key(for: configuration.keyKind), run: run))
         register(database, codable: codable)
         return database
     }
@@ -71,7 +76,9 @@ enum CofferStore {
     static func contentHash(_ connection: Connection) throws -> (hex: String, count: Int) {
         try connection.read { tx in
             var hash = FNV1a64()
-            let keys = try tx.allKeys(inCollection: Records.collection).sorted { Array($0.utf8).lexicographicallyPrecedes($1.utf8) }
+            let keys = try tx.allKeys(inCollection: Records.collection).sorted {
+                Array($0.utf8).lexicographicallyPrecedes($1.utf8)
+            }
             for key in keys {
                 guard let bytes = try tx.serializedObject(forKey: key, inCollection: Records.collection) else {
                     throw BenchError(.checkMismatch, "Coffer: key \(key) is listed but has no value")
@@ -96,6 +103,7 @@ enum CofferStore {
             (key: "synchronous", value: try connection.pragmaSynchronous()),
             (key: "auto_vacuum", value: try connection.pragmaAutoVacuum()),
             (key: "checkpoint", value: "coffer(autocheckpoint=0,passive-after-commit,background)"),
+            (key: "wal_truncation_threshold", value: String(database.options.walTruncationThreshold)),
         ]
     }
 }

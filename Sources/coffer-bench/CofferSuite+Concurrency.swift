@@ -2,17 +2,20 @@ import Coffer
 import Foundation
 
 extension CofferSuite {
-    /// W10 on Coffer: one writer connection upserting the W2 records in turn (one `readWrite` each, the same bytes
-    /// as W2) while 1, 2 and 4 reader connections each run `read` transactions of
-    /// `ConcurrentRun.readsPerTransaction` W3 keys, decoding every `User`. Every thread has its own connection
-    /// (caches off), created before the clock starts.
+    /// W10 on Coffer: one writer and 1, 2 and 4 readers, each on its own connection, for a fixed time.
+    ///
+    /// The writer upserts the W2 records in turn (one `readWrite` each, the same bytes as W2); each reader runs
+    /// `read` transactions of `ConcurrentRun.readsPerTransaction` W3 keys, decoding every `User`. Connections have
+    /// their caches off and are created before the clock starts.
     /// - Throws: `DatabaseError` from Coffer; `BenchError` when a read misses a key.
     func measureConcurrency(_ database: Database, context: SuiteContext) throws -> [WorkloadResult] {
         let records = context.records
         let updates = records.updates
         let keys = records.readKeyStrings
         let chunkSize = ConcurrentRun.readsPerTransaction
-        let chunks = stride(from: 0, to: keys.count, by: chunkSize).map { Array(keys[$0..<min($0 + chunkSize, keys.count)]) }
+        let chunks = stride(from: 0, to: keys.count, by: chunkSize).map {
+            Array(keys[$0..<min($0 + chunkSize, keys.count)])
+        }
         let collection = Records.collection
         var results: [WorkloadResult] = []
         for readers in context.options.concurrencyReaders {

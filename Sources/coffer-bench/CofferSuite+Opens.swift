@@ -19,9 +19,11 @@ extension CofferSuite {
         return Self.medianResult("W5", samples, baselineID: "W5")
     }
 
-    /// W11 for the configuration's key kind: under raw keys, the raw key, an envelope key file wrapping that same
-    /// key and the key file's unwrap alone; under passphrase keys, the SQLCipher passphrase. Each with the cost
-    /// of a second connection on the open database. Medians of `options.openRepetitions`.
+    /// W11 for the configuration's key kind: each way of keying, then a second connection, medians of several.
+    ///
+    /// Under raw keys: the raw key, an envelope key file wrapping that same key, and the key file's unwrap alone;
+    /// under passphrase keys: the SQLCipher passphrase. Each kind also times a second connection on the open
+    /// database. Every figure is the median of `options.openRepetitions`.
     /// - Throws: `DatabaseError` or `KeyFileError` from Coffer; `BenchError` when a record read back is wrong.
     func measureKeyKinds(
         _ url: URL, context: SuiteContext
@@ -40,15 +42,22 @@ extension CofferSuite {
                     Self.medianResult("W11-passphrase", opens, baselineID: "W5"),
                     Self.connectionResult("W11-conn2-passphrase", second),
                 ],
-                [(key: "w11_passphrase_kdf", value: "sqlcipher-pbkdf2-sha1(\(context.configuration.effectiveKDFIterations))")]
+                [
+                    (
+                        key: "w11_passphrase_kdf",
+                        value: "sqlcipher-pbkdf2-sha1(\(context.configuration.effectiveKDFIterations))"
+                    )
+                ]
             )
         case .raw:
             let raw = CofferStore.key(for: .raw)
             let opens = try repeated { try Self.timedOpen(url, context, key: raw) }
             let keyFileURL = context.directory.appendingPathComponent("coffer.keyfile")
             let dataKey = try DataKey(bytes: BenchKeys.rawKey)
-            try KeyFile(wrapping: dataKey, passphrase: BenchKeys.passphrase, parameters: Self.keyFileKDF(context.options))
-                .write(to: keyFileURL)
+            try KeyFile(
+                wrapping: dataKey, passphrase: BenchKeys.passphrase, parameters: Self.keyFileKDF(context.options)
+            )
+            .write(to: keyFileURL)
             let unwraps = try repeated {
                 try Stopwatch.measure { try KeyFile.read(from: keyFileURL).unwrap(passphrase: BenchKeys.passphrase) }
                     .seconds
@@ -90,7 +99,8 @@ extension CofferSuite {
         var seconds = 0.0
         func session() throws -> ReleaseWatcher {
             let opened = try Stopwatch.measure { () throws -> (database: Database, connection: Connection, age: Int?) in
-                let database = try Database(url: url, options: CofferStore.options(for: configuration, key: key))
+                let database = try Database(
+                    url: url, options: CofferStore.options(for: configuration, key: key, run: context.options))
                 CofferStore.register(database, codable: true)
                 let connection = try database.newConnection(config: CofferStore.uncached)
                 return (database, connection, try CofferStore.firstAge(connection, codable: true))
@@ -111,7 +121,8 @@ extension CofferSuite {
         let expected = context.records.firstRecordAge
         var samples: [Double] = []
         func session() throws -> ReleaseWatcher {
-            let database = try Database(url: url, options: CofferStore.options(for: context.configuration, key: key))
+            let database = try Database(
+                url: url, options: CofferStore.options(for: context.configuration, key: key, run: context.options))
             CofferStore.register(database, codable: true)
             let first = try database.newConnection(config: CofferStore.uncached)
             _ = try CofferStore.firstAge(first, codable: true)

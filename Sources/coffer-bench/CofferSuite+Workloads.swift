@@ -64,7 +64,8 @@ extension CofferSuite {
         _ = try Self.pointReads(connection, keys)
         let reads = try Stopwatch.measure { try Self.pointReads(connection, keys) }
         guard reads.value.found == keys.count, expectedSum.map({ $0 == reads.value.ageSum }) ?? true else {
-            throw BenchError(.checkMismatch, "Coffer:W6 read \(reads.value.found) records, age sum \(reads.value.ageSum)")
+            throw BenchError(
+                .checkMismatch, "Coffer:W6 read \(reads.value.found) records, age sum \(reads.value.ageSum)")
         }
         return WorkloadResult(id: "W6", ops: keys.count, seconds: reads.seconds)
     }

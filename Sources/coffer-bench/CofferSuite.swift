@@ -28,7 +28,7 @@ struct CofferSuite: BenchmarkSuite {
 
         // Every reference to the database and its connections lives in this function only, so W5 starts closed.
         func session() throws -> ReleaseWatcher {
-            let database = try CofferStore.open(url, context.configuration)
+            let database = try CofferStore.open(url, context.configuration, run: context.options)
             let connection = try database.newConnection(config: CofferStore.uncached)
             report.notes = try CofferStore.effectiveSettings(database, connection) + Self.methodNotes
             try runWrites(connection, selected: selected, records: context.records, into: &report)
@@ -48,7 +48,7 @@ struct CofferSuite: BenchmarkSuite {
             report.results += opens.results
             report.notes += opens.notes
         }
-        let content = try Self.contentHash(url, context.configuration, codable: true)
+        let content = try Self.contentHash(url, context.configuration, codable: true, run: context.options)
         report.checks.contentFNV1a64 = content.hex
         report.checks.contentCount = content.count
         return report
@@ -67,11 +67,11 @@ struct CofferSuite: BenchmarkSuite {
     /// Opens the closed database untimed, hashes its content in key order and closes it again.
     /// - Throws: `DatabaseError` from Coffer.
     static func contentHash(
-        _ url: URL, _ configuration: BenchConfiguration, codable: Bool
+        _ url: URL, _ configuration: BenchConfiguration, codable: Bool, run: RunOptions
     ) throws -> (hex: String, count: Int) {
         var content = (hex: "", count: 0)
         func session() throws -> ReleaseWatcher {
-            let database = try CofferStore.open(url, configuration, codable: codable)
+            let database = try CofferStore.open(url, configuration, codable: codable, run: run)
             content = try CofferStore.contentHash(try database.newConnection(config: CofferStore.uncached))
             return ReleaseWatcher(database)
         }

@@ -54,11 +54,12 @@ enum EnumerationChild {
     ) throws -> Outcome {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try executablePath())
-        process.arguments = [
-            "--child-enumerate", path, "--child-implementation", implementation.rawValue,
-            "--settings", configuration.preset.rawValue, "--keys", configuration.keyKind.rawValue,
-            "--n", String(configuration.recordCount),
-        ] + (configuration.kdfIterations == BenchConfiguration.smokeKDFIterations ? ["--smoke"] : [])
+        process.arguments =
+            [
+                "--child-enumerate", path, "--child-implementation", implementation.rawValue,
+                "--settings", configuration.preset.rawValue, "--keys", configuration.keyKind.rawValue,
+                "--n", String(configuration.recordCount),
+            ] + (configuration.kdfIterations == BenchConfiguration.smokeKDFIterations ? ["--smoke"] : [])
         let output = Pipe()
         process.standardOutput = output
         do {

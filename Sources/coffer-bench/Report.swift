@@ -5,7 +5,8 @@ final class Report {
     /// What `ratio_vs_c` means, printed at the top of every report.
     static let timingNote =
         "every workload (C and Coffer alike) is timed in Swift with ContinuousClock around the call; "
-        + "ratio_vs_c = total_s / C total_s for the same workload, settings and key (above 1 = slower than C)"
+        + "ratio_vs_c = time per operation / C's time per operation for the baseline workload of the same settings "
+        + "and key, i.e. total_s / C total_s when both did the same operations (above 1 = slower than C)"
 
     private let json: Bool
     private var document: ReportDocument

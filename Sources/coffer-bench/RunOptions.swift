@@ -27,10 +27,17 @@ struct RunOptions: Sendable {
     var scaleCount = 1_000_000
     /// How many opens W11 measures per key kind (the median is reported).
     var openRepetitions = 21
-    /// The C baseline's checkpoint mode.
-    var cCheckpoint = CheckpointMode.automatic
+    /// The C baseline's checkpoint mode for its single-connection workloads (W1–W5, W9).
+    ///
+    /// Off by default, as on Coffer's handles, so neither side checkpoints inside a timed transaction. W10 always
+    /// uses `.automatic`: the C side has no background checkpointer, and 30 s of commits would otherwise grow the
+    /// WAL without bound.
+    var cCheckpoint = CheckpointMode.off
     /// The C baseline's `auto_vacuum` mode.
     var cAutoVacuum = AutoVacuumMode.none
+    /// Coffer's `walTruncationThreshold` in bytes, or nil for the library default (a diagnostic: a truncating
+    /// checkpoint changes the WAL header, which makes SQLite drop every other connection's page cache).
+    var cofferWALTruncationBytes: Int?
 
     /// The `wal_autocheckpoint` field of `cb_settings`: negative keeps SQLite's default.
     var cWALAutocheckpointPages: Int32 { cCheckpoint == .off ? 0 : -1 }

@@ -1,7 +1,9 @@
 import Foundation
 
-/// The performance targets of the "Benchmarks" issue, judged on one configuration's figures and printed as `#`
-/// lines after them (`# target W1r … ok` or `… MISS`). A target whose figures were not measured is skipped.
+/// The performance targets of the "Benchmarks" issue, judged on one configuration's figures.
+///
+/// They are printed as `#` lines after the configuration's figures (`# target W1r … ok` or `… MISS`); a target
+/// whose figures were not measured is skipped.
 enum Targets {
     /// The verdict lines for `figures`, keyed `<implementation>:<id>` (bare ids for codec-only figures).
     static func verdicts(_ figures: [String: WorkloadResult]) -> [String] {
@@ -37,7 +39,9 @@ enum Targets {
         if let small = perOp("Coffer:W3") {
             judge("W9-W3", ratio(perOp("Coffer:W9-W3"), small), 1.5, "per_op_vs_small_n")
         }
-        if let peak = figures["Coffer:W9-W4"]?.extra.first(where: { $0.name == "child_peak_kb" }).flatMap({ Int($0.value) }) {
+        if let peak = figures["Coffer:W9-W4"]?.extra.first(where: { $0.name == "child_peak_kb" }).flatMap({
+            Int($0.value)
+        }) {
             judge("W9-W4-rss", Double(peak) / 1024, 200, "child_peak_mb")
         }
         if let one = figures["Coffer:W10-r1"]?.opsPerSecond, one > 0 {

@@ -124,6 +124,18 @@ int cb_pragma_text(cb_db *db, const char *name, char *buffer, int capacity);
  */
 int cb_wait_until_unlocked(const char *path, int timeout_ms);
 
+/**
+ * Marks the start of a timed region for callgrind (run with `--collect-atstart=no`): collection is turned on for the
+ * calling thread. A no-op when the process does not run under valgrind.
+ */
+void cb_profile_region_begin(void);
+
+/**
+ * Marks the end of timed region number `index`: collection is turned off and the costs since the last dump are
+ * written as a dump named `region-<index>`. A no-op when the process does not run under valgrind.
+ */
+void cb_profile_region_end(int index);
+
 /** sqlite3_libversion() of the linked library. */
 const char *cb_sqlite_version(void);
 
