@@ -137,11 +137,18 @@ extension ConnectionCore {
             customObject: custom, extensionChanges: extensionChanges)
         do {
             try mapSQLite {
-                let stmt = try sqlite.cachedStatement(SQL.yapSet)
-                try stmt.bind(SQL.snapshotExtension, at: 1)
-                try stmt.bind(SQL.snapshotKey, at: 2)
-                try stmt.bind(Int64(bitPattern: newSnapshot), at: 3)
-                try stmt.run()
+                // UPDATE in place: INSERT OR REPLACE deletes and reinserts the row, dirtying the
+                // table and its index (measured: 5 page encryptions per small commit instead of 2).
+                let update = try sqlite.cachedStatement(SQL.snapshotUpdate)
+                try update.bind(Int64(bitPattern: newSnapshot), at: 1)
+                try update.run()
+                if sqlite.changes == 0 {
+                    let insert = try sqlite.cachedStatement(SQL.yapSet)
+                    try insert.bind(SQL.snapshotExtension, at: 1)
+                    try insert.bind(SQL.snapshotKey, at: 2)
+                    try insert.bind(Int64(bitPattern: newSnapshot), at: 3)
+                    try insert.run()
+                }
             }
             database.addPending(changeset)
             do {

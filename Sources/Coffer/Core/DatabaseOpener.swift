@@ -263,9 +263,14 @@ struct DatabaseOpener {
         if let mmap = options.mmapSize { try handle.execute("PRAGMA mmap_size = \(mmap)") }
     }
 
+    /// The linked library's `PRAGMA cipher_version`, asked once per process.
+    private static let cipherVersion: String? = {
+        guard let probe = try? SQLiteConnection(path: ":memory:") else { return nil }
+        return try? probe.cipherVersion()
+    }()
+
     private func linkedCipherVersion() throws -> String {
-        let probe = try mapSQLite { try SQLiteConnection(path: ":memory:") }
-        guard let version = try mapSQLite({ try probe.cipherVersion() }), !version.isEmpty else {
+        guard let version = Self.cipherVersion, !version.isEmpty else {
             throw DatabaseError(
                 .notSQLCipher, "the linked SQLite library is not SQLCipher; refusing to store data unencrypted")
         }

@@ -18,7 +18,9 @@ public struct DatabaseOptions: Sendable {
     /// `PRAGMA mmap_size` in bytes (0 or nil: off).
     public var mmapSize: Int?
     /// When the WAL grows past this many bytes, Coffer truncates it as soon as no reader pins it.
-    public var walTruncationThreshold = 4 * 1024 * 1024
+    /// Truncating restarts the log, which makes every connection drop its page cache (and
+    /// decrypt its pages again), so the default is generous: 64 MiB.
+    public var walTruncationThreshold = 64 * 1024 * 1024
     /// What to do when the file exists but cannot be opened as a database.
     public var corruptAction: CorruptAction = .fail
     /// Whether to create the file when it does not exist.

@@ -85,31 +85,29 @@ public final class ReadWriteTransaction: ReadTransaction {
             try serializedMetadata ?? encode($0, with: config.metadataChain, ck, what: "metadata")
         }
         let hooks = hookReceivers
-        let existing = try existingRowid(ck)
-        // Rows for hooks are built only when an extension is registered: this is the hot path.
+        let inserted: Bool
         var row: ExtensionRow?
-        if !hooks.isEmpty {
+        if hooks.isEmpty {
+            inserted = try insertOrUpdate(ck, data: data, metadata: metadataData)
+        } else {
+            // Extensions need to know before the write whether it inserts or updates.
+            let existing = try existingRowid(ck)
             let hookRow = ExtensionRow(
                 collectionKey: ck, rowid: existing ?? 0, object: LazyValue(object), metadata: LazyValue(metadata))
             row = hookRow
             try runHooks(hooks) { hook in try existing == nil ? hook.willInsert(hookRow) : hook.willUpdate(hookRow) }
-        }
-        let inserted = try mapSQLite(collection: ck.collection, key: ck.key) { () throws -> Bool in
-            if let rowid = existing {
-                let stmt = try core.sqlite.cachedStatement(SQL.updateAll)
-                try stmt.bind(data, at: 1)
-                try stmt.bind(metadataData, at: 2)
-                try stmt.bind(rowid, at: 3)
-                try stmt.run()
-                return false
+            inserted = try mapSQLite(collection: ck.collection, key: ck.key) { () throws -> Bool in
+                if let rowid = existing {
+                    let stmt = try core.sqlite.cachedStatement(SQL.updateAll)
+                    try stmt.bind(data, at: 1)
+                    try stmt.bind(metadataData, at: 2)
+                    try stmt.bind(rowid, at: 3)
+                    try stmt.run()
+                    return false
+                }
+                try insertRow(ck, data: data, metadata: metadataData)
+                return true
             }
-            let stmt = try core.sqlite.cachedStatement(SQL.insert)
-            try stmt.bind(ck.collection, at: 1)
-            try stmt.bind(ck.key, at: 2)
-            try stmt.bind(data, at: 3)
-            try stmt.bind(metadataData, at: 4)
-            try stmt.run()
-            return true
         }
         if let hookRow = row {
             let finalRow =
@@ -208,6 +206,34 @@ public final class ReadWriteTransaction: ReadTransaction {
     }
 
     // MARK: Helpers
+
+    /// Inserts the row, or updates it when the key exists: one statement for a new key (the
+    /// unique index finds the conflict), two for an existing one. Returns whether it inserted.
+    private func insertOrUpdate(_ ck: CollectionKey, data: Data, metadata: Data?) throws -> Bool {
+        try mapSQLite(collection: ck.collection, key: ck.key) { () throws -> Bool in
+            do {
+                try insertRow(ck, data: data, metadata: metadata)
+                return true
+            } catch let error as SQLiteError where error.isConstraint {
+                let stmt = try core.sqlite.cachedStatement(SQL.updateAllByKey)
+                try stmt.bind(data, at: 1)
+                try stmt.bind(metadata, at: 2)
+                try stmt.bind(ck.collection, at: 3)
+                try stmt.bind(ck.key, at: 4)
+                try stmt.run()
+                return false
+            }
+        }
+    }
+
+    private func insertRow(_ ck: CollectionKey, data: Data, metadata: Data?) throws {
+        let stmt = try core.sqlite.cachedStatement(SQL.insert)
+        try stmt.bind(ck.collection, at: 1)
+        try stmt.bind(ck.key, at: 2)
+        try stmt.bind(data, at: 3)
+        try stmt.bind(metadata, at: 4)
+        try stmt.run()
+    }
 
     /// Calls `body` for each extension in registration order. A throwing hook dooms the whole
     /// transaction: it rolls back even when the caller catches the error.

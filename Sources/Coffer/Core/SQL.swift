@@ -16,6 +16,7 @@ enum SQL {
 
     static let yapGet: StaticString = #"SELECT "data" FROM "yap2" WHERE "extension" = ? AND "key" = ?"#
     static let yapSet: StaticString = #"INSERT OR REPLACE INTO "yap2" ("extension", "key", "data") VALUES (?, ?, ?)"#
+    static let snapshotUpdate: StaticString = #"UPDATE "yap2" SET "data" = ? WHERE "extension" = '' AND "key" = 'snapshot'"#
     static let yapRemove: StaticString = #"DELETE FROM "yap2" WHERE "extension" = ? AND "key" = ?"#
     static let yapRemoveExtension: StaticString = #"DELETE FROM "yap2" WHERE "extension" = ?"#
     static let yapExtensionNames: StaticString = #"SELECT DISTINCT "extension" FROM "yap2" WHERE "extension" != ''"#
@@ -36,6 +37,8 @@ enum SQL {
 
     static let insert: StaticString = #"INSERT INTO "database2" ("collection", "key", "data", "metadata") VALUES (?, ?, ?, ?)"#
     static let updateAll: StaticString = #"UPDATE "database2" SET "data" = ?, "metadata" = ? WHERE "rowid" = ?"#
+    static let updateAllByKey: StaticString =
+        #"UPDATE "database2" SET "data" = ?, "metadata" = ? WHERE "collection" = ? AND "key" = ?"#
     static let updateData: StaticString = #"UPDATE "database2" SET "data" = ? WHERE "rowid" = ?"#
     static let updateMetadata: StaticString = #"UPDATE "database2" SET "metadata" = ? WHERE "rowid" = ?"#
     static let deleteRowid: StaticString = #"DELETE FROM "database2" WHERE "rowid" = ?"#
