@@ -78,6 +78,7 @@ let package = Package(
                 "Coffer",
                 "CBaseline",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings
         ),
