@@ -41,6 +41,7 @@ import Testing
         let failures = Locked<[String]>([])
         let counts = Locked<[String: Int]>([:])
         let registered = Locked<Set<String>>([])
+        let lagging = Locked<Int>(0)
         let group = DispatchGroup()
 
         func spawn(_ name: String, _ body: @escaping @Sendable () throws -> Int) {
@@ -82,7 +83,7 @@ import Testing
                 var last: UInt64 = 0
                 var done = 0
                 while running() {
-                    try Self.checkRead(connection, log: log, registered: registered, last: &last, failures: failures, name: name)
+                    try Self.checkRead(connection, log: log, registered: registered, last: &last, failures: failures, lagging: lagging, name: name)
                     done += 1
                 }
                 return done
@@ -122,6 +123,19 @@ import Testing
         print("Concurrency: \(figures.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "))")
         #expect(failures.value.isEmpty, "\(failures.value.prefix(10))")
         #expect(registered.value.count == 3)
+        print("Concurrency: connection.snapshot read behind the connection's last transaction \(lagging.value) times")
+        withKnownIssue(
+            """
+            Known issue (library): after a read transaction that saw snapshot N, `connection.snapshot` can \
+            return N-1 for a moment. A reader's transaction pins the snapshot number persisted on disk as \
+            soon as the writer's SQL COMMIT is visible, but `database.snapshot` (which an idle \
+            connection reports) is bumped only later, in `noteCommitted`. So `Connection.snapshot` and \
+            `Database.snapshot` ("last committed") lag what readers already see and can go backwards \
+            per connection. `tx.snapshot` itself never went backwards.
+            """, isIntermittent: true
+        ) {
+            #expect(lagging.value == 0, "connection.snapshot went behind \(lagging.value) times")
+        }
         for name in ["writer0", "writer1", "reader-cached", "reader-tinycache", "reader-uncached", "proxy"] {
             #expect((figures[name] ?? 0) > 0, "\(name) did no work")
         }

@@ -25,7 +25,7 @@ extension CrashConsistency {
         let seed = StressSettings.seed()
         print("CrashConsistency.backup seed: \(seed)")
         var rng = SeededGenerator(seed: seed)
-        let kills = StressSettings.kills(ci: 12, stress: 120)
+        let kills = StressSettings.kills(ci: 30, stress: 300)
         let directory = TemporaryDirectory("coffer-crash-backup")
         let url = directory.file("source.sqlite")
         let backups = directory.url.appendingPathComponent("backups", isDirectory: true)
@@ -68,5 +68,15 @@ extension CrashConsistency {
         print(
             "CrashConsistency.backup: \(kills) kills, \(acknowledgedTotal) acknowledged backups, "
                 + "\(checked) destination files verified, \(leftovers.count) leftover partial files")
+        #expect(acknowledgedTotal > 0, "no backup completed before a kill")
+        withKnownIssue(
+            """
+            Known issue (library): a crash during backup(to:) leaves its `.<name>.coffer-partial-<UUID>` \
+            file (and its -journal) beside the destination. The destination itself is never partial \
+            (checked above), but the leftovers are never cleaned up and leak disk space.
+            """, isIntermittent: true
+        ) {
+            #expect(leftovers.count == 0, "leftover partial files")
+        }
     }
 }
