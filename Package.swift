@@ -90,6 +90,20 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The crash-consistency child the reliability tests launch and kill (not a product).
+        .executableTarget(
+            name: "coffer-stress",
+            dependencies: [
+                "Coffer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "CofferReliabilityTests",
+            dependencies: ["Coffer", "CofferTestSupport"],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "CofferCLITests",
             dependencies: ["Coffer", "CofferTestSupport"],
