@@ -124,18 +124,7 @@ import Testing
         #expect(failures.value.isEmpty, "\(failures.value.prefix(10))")
         #expect(registered.value.count == 3)
         print("Concurrency: connection.snapshot read behind the connection's last transaction \(lagging.value) times")
-        withKnownIssue(
-            """
-            Known issue (library): after a read transaction that saw snapshot N, `connection.snapshot` can \
-            return N-1 for a moment. A reader's transaction pins the snapshot number persisted on disk as \
-            soon as the writer's SQL COMMIT is visible, but `database.snapshot` (which an idle \
-            connection reports) is bumped only later, in `noteCommitted`. So `Connection.snapshot` and \
-            `Database.snapshot` ("last committed") lag what readers already see and can go backwards \
-            per connection. `tx.snapshot` itself never went backwards.
-            """, isIntermittent: true
-        ) {
-            #expect(lagging.value == 0, "connection.snapshot went behind \(lagging.value) times")
-        }
+        #expect(lagging.value == 0, "connection.snapshot went behind \(lagging.value) times")
         for name in ["writer0", "writer1", "reader-cached", "reader-tinycache", "reader-uncached", "proxy"] {
             #expect((figures[name] ?? 0) > 0, "\(name) did no work")
         }

@@ -45,8 +45,11 @@ public final class Connection: Sendable {
     /// The snapshot this connection sees: inside a transaction, the snapshot the transaction
     /// started at; between transactions, the latest committed one (the next transaction sees it).
     public var snapshot: UInt64 {
-        if let pinned = status.withLock({ $0.transactionSnapshot }) { return pinned }
-        return database.snapshot
+        let (pinned, last) = status.withLock { ($0.transactionSnapshot, $0.lastSnapshot) }
+        if let pinned { return pinned }
+        // A reader can see a commit before the writer has published it to the database:
+        // never report less than what this connection already saw.
+        return max(last, database.snapshot)
     }
 
     /// Transactions queued or running on this connection (used by ``ConnectionPool`` to balance load).
@@ -110,4 +113,6 @@ struct ConnectionStatus {
     /// Set while a transaction (or a long-lived read) is open: the snapshot it sees.
     var transactionSnapshot: UInt64?
     var isLongLived = false
+    /// The snapshot the last transaction saw.
+    var lastSnapshot: UInt64 = 0
 }

@@ -44,8 +44,11 @@ extension ConnectionCore {
         } catch {
             try? mapSQLite { try sqlite.cachedStatement(SQL.rollback).run() }
         }
-        connection.status.withLock { $0.transactionSnapshot = nil }
         let snapshot = snapshot
+        connection.status.withLock {
+            $0.transactionSnapshot = nil
+            $0.lastSnapshot = max($0.lastSnapshot, snapshot)
+        }
         database.state.withLock { $0.noteConnection(id, at: snapshot) }
     }
 

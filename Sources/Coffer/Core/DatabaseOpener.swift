@@ -36,6 +36,7 @@ struct DatabaseOpener {
         if !exists {
             try createParentDirectory()
         }
+        removeStalePartialCopies()
         do {
             return try openExisting(isNew: !exists)
         } catch let error as DatabaseError {
@@ -167,7 +168,14 @@ struct DatabaseOpener {
             try handle.applyCipherSettings(
                 pageSize: cipher?.pageSize, kdfIterations: cipher?.kdfIterations, useHMAC: cipher?.useHMAC)
         }
-        try handle.validateReadable()
+        do {
+            try handle.validateReadable()
+        } catch let error as SQLiteError where error.code == SQLiteError.ResultCode.readonly {
+            // A hot rollback journal (a process died mid-write, e.g. while switching a swapped-in
+            // file to WAL) needs a read-write handle to roll it back. There is no WAL to merge
+            // in that case, so the read-write attempt that follows is the right recovery.
+            return
+        }
     }
 
     /// The file's first 16 bytes (SQLCipher's salt), when the file is long enough to have one.
@@ -304,6 +312,17 @@ struct DatabaseOpener {
                 path: path, sqliteCode: lastError?.code)
         }
         return DatabaseError(.keyRequired, "the file is encrypted; a key is required", path: path)
+    }
+
+    /// Deletes copies a key rotation left beside the file when its process died before the swap
+    /// (`.<name>.coffer-partial-<UUID>` and their journals): encrypted, but dead weight.
+    private func removeStalePartialCopies() {
+        let directory = url.deletingLastPathComponent()
+        let prefix = ".\(url.lastPathComponent).coffer-partial-"
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
+        for name in names where name.hasPrefix(prefix) {
+            try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
+        }
     }
 
     private func createParentDirectory() throws {
