@@ -35,10 +35,10 @@ final class BaselineDatabase {
         cb_close(handle)
     }
 
-    /// The SQLite library version string (`sqlite3_libversion`).
+    /// The SQLite library version string (from the C baseline).
     static var sqliteVersion: String { String(cString: cb_sqlite_version()) }
 
-    /// The SQLite source id (`sqlite3_sourceid`).
+    /// The SQLite source id (from the C baseline).
     static var sqliteSourceID: String { String(cString: cb_sqlite_source_id()) }
 
     /// Creates the `kv` table and its unique `(collection, key)` index.

@@ -9,7 +9,7 @@ enum BenchKeys {
     /// The 32 raw key bytes used for `.raw` configurations (bytes 0x00, 0x07, 0x0E, … — arbitrary but fixed).
     static let rawKey: [UInt8] = (0..<32).map { UInt8(truncatingIfNeeded: $0 * 7) }
 
-    /// The bytes handed to `sqlite3_key` for `kind`: the passphrase itself, or the raw key spec `x'<64 hex>'`.
+    /// The bytes handed to SQLCipher's key call for `kind`: the passphrase itself, or the raw key spec `x'<64 hex>'`.
     static func sqlcipherKey(for kind: BenchConfiguration.KeyKind) -> [UInt8] {
         switch kind {
         case .passphrase:

@@ -5,7 +5,7 @@ struct RunOptions: Sendable {
     enum CheckpointMode: String, CaseIterable, Sendable {
         /// SQLite's automatic checkpoint every 1,000 WAL pages, run inline by the committing connection.
         case automatic
-        /// No automatic checkpoint (`sqlite3_wal_autocheckpoint(db, 0)`), as on Coffer's handles.
+        /// No automatic checkpoint (wal_autocheckpoint set to 0), as on Coffer's handles.
         case off
     }
 

@@ -16,6 +16,6 @@ struct SuiteContext: Sendable {
     /// `<implementation>:<id>` (`C:W1`) or the bare id for codec-only figures (`JSONENC`).
     var earlier: [String: WorkloadResult] = [:]
 
-    /// The bytes to hand to `sqlite3_key` (or the Coffer key) for this configuration's key kind.
+    /// The bytes to hand to SQLCipher's key call (or the Coffer key) for this configuration's key kind.
     var sqlcipherKey: [UInt8] { BenchKeys.sqlcipherKey(for: configuration.keyKind) }
 }

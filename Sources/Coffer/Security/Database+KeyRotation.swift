@@ -14,7 +14,7 @@ extension Database {
     ///
     /// A crash before the rename leaves the old file (old key); after it, the new file (new
     /// key): give ``DatabaseKey/candidates(_:)`` both keys, newest first, until ``KeyRotationHooks/didRotate``
-    /// runs. SQLCipher 3.4.1's in-place `sqlite3_rekey` is not used: it can report success
+    /// runs. SQLCipher 3.4.1's in-place rekey is not used: it can report success
     /// after failing (DESIGN.md §3).
     /// - Complexity: rewrites the whole file; needs free disk space for a second copy.
     /// - Throws: ``DatabaseError`` `.busy` (transactions stayed open past the busy timeout — a

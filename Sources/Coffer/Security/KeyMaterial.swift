@@ -3,7 +3,7 @@ import Crypto
 import CryptoExtras
 public import Foundation
 
-/// One way to key a handle: the exact bytes handed to `sqlite3_key`.
+/// One way to key a handle: the exact bytes handed to SQLCipher's key call.
 struct KeyCandidate: Sendable {
     /// A passphrase, or a raw key spec `x'<hex>'`, as bytes.
     let bytes: SecretBytes
