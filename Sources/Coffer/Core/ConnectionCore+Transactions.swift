@@ -10,19 +10,17 @@ extension ConnectionCore {
     }
 
     private func performReadInside<T>(_ connection: Connection, _ block: (ReadTransaction) throws -> T) throws -> T {
-        do {
-            applySettings(connection.status.withLock { $0.config })
-            if inLongLivedRead {
-                let tx = ReadTransaction(connection: connection, core: self, snapshot: snapshot)
-                defer { tx.invalidate() }
-                return try block(tx)
-            }
-            try beginRead(connection)
-            defer { endRead(connection) }
+        applySettings(connection.status.withLock { $0.config })
+        if inLongLivedRead {
             let tx = ReadTransaction(connection: connection, core: self, snapshot: snapshot)
             defer { tx.invalidate() }
             return try block(tx)
         }
+        try beginRead(connection)
+        defer { endRead(connection) }
+        let tx = ReadTransaction(connection: connection, core: self, snapshot: snapshot)
+        defer { tx.invalidate() }
+        return try block(tx)
     }
 
     /// `BEGIN`, then pin SQLite's snapshot by reading the persisted snapshot number, then catch up.
@@ -61,47 +59,45 @@ extension ConnectionCore {
     private func performReadWriteInside<T>(
         _ connection: Connection, _ block: (ReadWriteTransaction) throws -> T
     ) throws -> T {
+        if inLongLivedRead {
+            database.logger.warning(
+                "Coffer: a read-write transaction implicitly ended a long-lived read transaction",
+                metadata: ["connection": "\(id)"])
+            stashedChangesets += endLongLivedRead(connection)
+        }
+        applySettings(connection.status.withLock { $0.config })
+        try mapSQLite { try sqlite.cachedStatement(SQL.beginWrite).run() }
+        let startSnapshot: UInt64
         do {
-            if inLongLivedRead {
-                database.logger.warning(
-                    "Coffer: a read-write transaction implicitly ended a long-lived read transaction",
-                    metadata: ["connection": "\(id)"])
-                stashedChangesets += endLongLivedRead(connection)
-            }
-            applySettings(connection.status.withLock { $0.config })
-            try mapSQLite { try sqlite.cachedStatement(SQL.beginWrite).run() }
-            let startSnapshot: UInt64
-            do {
-                startSnapshot = try readDiskSnapshot()
-                catchUp(to: startSnapshot)
-            } catch {
-                rollbackWrite()
-                throw error
-            }
-            connection.status.withLock { $0.transactionSnapshot = startSnapshot }
-            defer { connection.status.withLock { $0.transactionSnapshot = nil } }
+            startSnapshot = try readDiskSnapshot()
+            catchUp(to: startSnapshot)
+        } catch {
+            rollbackWrite()
+            throw error
+        }
+        connection.status.withLock { $0.transactionSnapshot = startSnapshot }
+        defer { connection.status.withLock { $0.transactionSnapshot = nil } }
 
-            let tx = ReadWriteTransaction(connection: connection, core: self, snapshot: startSnapshot)
-            // Valid until the commit is done: extensions flush through it before the commit.
-            defer { tx.invalidate() }
-            let value: T
-            do {
-                value = try block(tx)
-            } catch {
-                rollbackWrite(tx)
-                throw error
-            }
-            if let error = tx.doomingError {
-                rollbackWrite(tx)
-                throw error
-            }
-            if tx.isRolledBack {
-                rollbackWrite(tx)
-                return value
-            }
-            try commit(tx, connection: connection, from: startSnapshot)
+        let tx = ReadWriteTransaction(connection: connection, core: self, snapshot: startSnapshot)
+        // Valid until the commit is done: extensions flush through it before the commit.
+        defer { tx.invalidate() }
+        let value: T
+        do {
+            value = try block(tx)
+        } catch {
+            rollbackWrite(tx)
+            throw error
+        }
+        if let error = tx.doomingError {
+            rollbackWrite(tx)
+            throw error
+        }
+        if tx.isRolledBack {
+            rollbackWrite(tx)
             return value
         }
+        try commit(tx, connection: connection, from: startSnapshot)
+        return value
     }
 
     /// Rolls the SQLite transaction back; the caches may hold values from it, so they go too.
