@@ -10,7 +10,7 @@ struct CofferCommand: ParsableCommand {
         discussion: ExitStatus.documentation,
         subcommands: [
             Demo.self, Create.self, Info.self, List.self, Get.self, Put.self, Remove.self, ExportJSON.self,
-            ImportJSON.self, Verify.self, Backup.self, RotateKey.self, Passwd.self, Vacuum.self,
+            ImportJSON.self, Verify.self, Backup.self, RotateKey.self, Passwd.self, Vacuum.self, Prefs.self,
         ]
     )
 
