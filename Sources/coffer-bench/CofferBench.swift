@@ -77,6 +77,9 @@ struct CofferBench: ParsableCommand {
     var childEnumerate: String?
 
     @Option(help: .hidden)
+    var childPrefs: String?
+
+    @Option(help: .hidden)
     var childImplementation: String = EnumerationChild.Implementation.coffer.rawValue
 
     @Option(help: "Directory in which the run's temporary directory is made (default: the system temporary directory).")
@@ -121,6 +124,10 @@ struct CofferBench: ParsableCommand {
 
     /// Runs the benchmark and prints its report (or, in the hidden child mode, one W9 enumeration).
     func run() throws {
+        if let childPrefs {
+            try PreferencesSuite.runInChild(path: childPrefs)
+            return
+        }
         if let childEnumerate, let implementation = EnumerationChild.Implementation(rawValue: childImplementation) {
             let configuration = BenchConfiguration(
                 preset: settings == .defaults ? .defaults : .recommended,

@@ -5,6 +5,7 @@ enum SuiteRegistry {
         [
             JSONCodingSuite(),
             ChainSuite(),
+            PreferencesSuite(),
             BaselineSuite(),
             CofferSuite(),
             CofferRawSuite(),
