@@ -82,7 +82,6 @@ extension Database {
         return DatabaseChanges(stream: stream)
     }
 
-
     /// Copies committed WAL frames back into the file; truncates the WAL once it passed the
     /// threshold and no reader pins it.
     func runCheckpoint() {

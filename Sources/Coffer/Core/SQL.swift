@@ -16,7 +16,8 @@ enum SQL {
 
     static let yapGet: StaticString = #"SELECT "data" FROM "yap2" WHERE "extension" = ? AND "key" = ?"#
     static let yapSet: StaticString = #"INSERT OR REPLACE INTO "yap2" ("extension", "key", "data") VALUES (?, ?, ?)"#
-    static let snapshotUpdate: StaticString = #"UPDATE "yap2" SET "data" = ? WHERE "extension" = '' AND "key" = 'snapshot'"#
+    static let snapshotUpdate: StaticString =
+        #"UPDATE "yap2" SET "data" = ? WHERE "extension" = '' AND "key" = 'snapshot'"#
     static let yapRemove: StaticString = #"DELETE FROM "yap2" WHERE "extension" = ? AND "key" = ?"#
     static let yapRemoveExtension: StaticString = #"DELETE FROM "yap2" WHERE "extension" = ?"#
     static let yapExtensionNames: StaticString = #"SELECT DISTINCT "extension" FROM "yap2" WHERE "extension" != ''"#
@@ -29,13 +30,17 @@ enum SQL {
 
     static let rowidForKey: StaticString = #"SELECT "rowid" FROM "database2" WHERE "collection" = ? AND "key" = ?"#
     static let keyForRowid: StaticString = #"SELECT "collection", "key" FROM "database2" WHERE "rowid" = ?"#
-    static let dataForKey: StaticString = #"SELECT "rowid", "data" FROM "database2" WHERE "collection" = ? AND "key" = ?"#
-    static let metadataForKey: StaticString = #"SELECT "rowid", "metadata" FROM "database2" WHERE "collection" = ? AND "key" = ?"#
+    static let dataForKey: StaticString =
+        #"SELECT "rowid", "data" FROM "database2" WHERE "collection" = ? AND "key" = ?"#
+    static let metadataForKey: StaticString =
+        #"SELECT "rowid", "metadata" FROM "database2" WHERE "collection" = ? AND "key" = ?"#
     static let rowForKey: StaticString =
         #"SELECT "rowid", "data", "metadata" FROM "database2" WHERE "collection" = ? AND "key" = ?"#
-    static let rowForRowid: StaticString = #"SELECT "collection", "key", "data", "metadata" FROM "database2" WHERE "rowid" = ?"#
+    static let rowForRowid: StaticString =
+        #"SELECT "collection", "key", "data", "metadata" FROM "database2" WHERE "rowid" = ?"#
 
-    static let insert: StaticString = #"INSERT INTO "database2" ("collection", "key", "data", "metadata") VALUES (?, ?, ?, ?)"#
+    static let insert: StaticString =
+        #"INSERT INTO "database2" ("collection", "key", "data", "metadata") VALUES (?, ?, ?, ?)"#
     static let updateAll: StaticString = #"UPDATE "database2" SET "data" = ?, "metadata" = ? WHERE "rowid" = ?"#
     static let updateAllByKey: StaticString =
         #"UPDATE "database2" SET "data" = ?, "metadata" = ? WHERE "collection" = ? AND "key" = ?"#
@@ -45,17 +50,20 @@ enum SQL {
     static let deleteCollection: StaticString = #"DELETE FROM "database2" WHERE "collection" = ?"#
     static let deleteAll: StaticString = #"DELETE FROM "database2""#
 
-    static let enumerateKeysInCollection: StaticString = #"SELECT "rowid", "key" FROM "database2" WHERE "collection" = ?"#
+    static let enumerateKeysInCollection: StaticString =
+        #"SELECT "rowid", "key" FROM "database2" WHERE "collection" = ?"#
     static let enumerateKeysInAll: StaticString = #"SELECT "rowid", "collection", "key" FROM "database2""#
     static let enumerateObjectsInCollection: StaticString =
         #"SELECT "rowid", "key", "data" FROM "database2" WHERE "collection" = ?"#
     static let enumerateObjectsInAll: StaticString = #"SELECT "rowid", "collection", "key", "data" FROM "database2""#
     static let enumerateMetadataInCollection: StaticString =
         #"SELECT "rowid", "key", "metadata" FROM "database2" WHERE "collection" = ?"#
-    static let enumerateMetadataInAll: StaticString = #"SELECT "rowid", "collection", "key", "metadata" FROM "database2""#
+    static let enumerateMetadataInAll: StaticString =
+        #"SELECT "rowid", "collection", "key", "metadata" FROM "database2""#
     static let enumerateRowsInCollection: StaticString =
         #"SELECT "rowid", "key", "data", "metadata" FROM "database2" WHERE "collection" = ?"#
-    static let enumerateRowsInAll: StaticString = #"SELECT "rowid", "collection", "key", "data", "metadata" FROM "database2""#
+    static let enumerateRowsInAll: StaticString =
+        #"SELECT "rowid", "collection", "key", "data", "metadata" FROM "database2""#
     static let rowidsInCollection: StaticString = #"SELECT "rowid", "key" FROM "database2" WHERE "collection" = ?"#
 
     static let snapshotExtension = ""

@@ -41,7 +41,8 @@ final class WALCheckpointer: Sendable {
     func noteWAL(frames: Int) {
         let last = framesAtLastSchedule.load(ordering: .relaxed)
         let base = frames < last ? 0 : last  // the log restarted from the beginning
-        let step = max(1, min(Self.checkpointFrames, truncationThreshold / max(1, currentPageSize.load(ordering: .relaxed))))
+        let step = max(
+            1, min(Self.checkpointFrames, truncationThreshold / max(1, currentPageSize.load(ordering: .relaxed))))
         guard frames - base >= step else {
             if base != last { framesAtLastSchedule.store(0, ordering: .relaxed) }
             return

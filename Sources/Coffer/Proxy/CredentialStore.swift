@@ -50,7 +50,9 @@ public final class CredentialStore: Sendable {
     /// - Throws: ``DatabaseError`` `.itemNotFound`, or any write error.
     public func update(_ item: CredentialItem) throws {
         try connection.readWrite { tx in
-            guard let existing = try tx.object(forKey: item.id.storageKey, inCollection: collection, as: CredentialItem.self)
+            guard
+                let existing = try tx.object(
+                    forKey: item.id.storageKey, inCollection: collection, as: CredentialItem.self)
             else {
                 throw DatabaseError(
                     .itemNotFound, "no credential for this service and account", collection: collection,

@@ -30,7 +30,8 @@ extension Database {
         }
         let current = keying.withLock { $0 }
         guard current.key != nil else {
-            throw DatabaseError(.misuse, "the database is unencrypted; export it to an encrypted copy instead", path: url.path)
+            throw DatabaseError(
+                .misuse, "the database is unencrypted; export it to an encrypted copy instead", path: url.path)
         }
         var cipher = newCipher ?? current.cipher ?? CipherSettings()
         if cipher.pageSize == nil { cipher.pageSize = current.pageSize }
