@@ -13,6 +13,13 @@ public struct CollectionKey: Hashable, Sendable, Comparable, Codable, CustomStri
         self.key = key
     }
 
+    /// Hashes the key only: equal pairs still hash equally, the same key in two collections just
+    /// shares a bucket, and every cache lookup (the hot path of cached reads) hashes one string
+    /// instead of two.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(key)
+    }
+
     /// Orders by collection, then by key.
     public static func < (lhs: CollectionKey, rhs: CollectionKey) -> Bool {
         (lhs.collection, lhs.key) < (rhs.collection, rhs.key)
