@@ -160,7 +160,7 @@ package final class SQLiteConnection: @unchecked Sendable {
         sqlite3_wal_autocheckpoint(handle, pages)
     }
 
-    /// The version of the SQLite library linked (e.g. "3.15.2").
+    /// The version of the SQLite library linked, such as "3.15.2".
     package static var libraryVersion: String { String(cString: sqlite3_libversion()) }
 
     /// Reads a single value with a one-row query: the first column of the first row, as text.

@@ -105,8 +105,9 @@ package final class Statement {
         try step()
     }
 
-    /// Rewinds the statement so it can run again. Bindings stay until rebound: every caller
-    /// binds all parameters before stepping.
+    /// Rewinds the statement so it can run again.
+    ///
+    /// Bindings stay until rebound: every caller binds all parameters before stepping.
     package func reset() {
         sqlite3_reset(handle)
         isBusy = false

@@ -22,8 +22,10 @@ struct CollectionOverrides: Sendable {
     var metadataPolicy: ObjectPolicy?
 }
 
-/// Every collection's configuration. A value type: a transaction takes a copy when it starts,
-/// so registration on another thread never changes a running transaction.
+/// Every collection's configuration.
+///
+/// A value type: a transaction takes a copy when it starts, so registration on another thread never changes a
+/// running transaction.
 struct ConfigRegistry: Sendable {
     var defaults = CollectionConfig(
         objectChain: SerializerChain(codec: .automatic),

@@ -95,6 +95,7 @@ extension Connection {
     }
 
     /// Calls `body` once with each changed key of `collection` (objects, metadata, removals).
+    ///
     /// Keys of a cleared collection are not listed: check ``didClearCollection(_:in:)``.
     public func enumerateChangedKeys(
         inCollection collection: String?, in changesets: [Changeset],

@@ -68,8 +68,10 @@ extension Connection {
         try onQueue { try mapSQLite { Int(try core.sqlite.scalarInt("PRAGMA \(name)") ?? 0) } }
     }
 
-    /// Rebuilds the file to reclaim free pages, turning on `auto_vacuum = FULL` for files made
-    /// before it was the default. The file stays encrypted with the same key and settings.
+    /// Rebuilds the file to reclaim free pages, turning on `auto_vacuum = FULL` for files made before it was the
+    /// default.
+    ///
+    /// The file stays encrypted with the same key and settings.
     ///
     /// - Complexity: rewrites the whole file; takes the write lock for the duration.
     /// - Throws: `misuse` inside a transaction; any ``DatabaseError`` from SQLite.

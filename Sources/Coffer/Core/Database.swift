@@ -27,9 +27,9 @@ public final class Database: Sendable {
     public var cipherSettings: CipherSettings? { handleCipher }
     /// The file's format version (`PRAGMA user_version`; YapDatabase's schema is 3).
     public var formatVersion: Int { 3 }
-    /// The SQLite library version underneath SQLCipher (e.g. "3.15.2").
+    /// The SQLite library version underneath SQLCipher, such as "3.15.2".
     public let sqliteVersion: String
-    /// The linked SQLCipher version (e.g. "3.4.1").
+    /// The linked SQLCipher version, such as "3.4.1".
     public let cipherVersion: String
     /// The page size of the file in bytes.
     public var pageSize: Int { keying.withLock { $0.pageSize } }
@@ -56,8 +56,10 @@ public final class Database: Sendable {
     /// Posts notifications in commit order and runs completion callbacks by default.
     let notificationQueue = DispatchQueue(label: "coffer.database.notifications")
 
-    /// Posted after every commit that changed something; `userInfo["changeset"]` is a ``Changeset``
-    /// and `object` is the database. Posted asynchronously, in commit order, on a database-owned queue.
+    /// Posted after every commit that changed something; `userInfo["changeset"]` is a ``Changeset`` and `object` is
+    /// the database.
+    ///
+    /// Posted asynchronously, in commit order, on a database-owned queue.
     public static let modifiedNotification = Notification.Name("CofferDatabaseModified")
     /// The `userInfo` key of the ``Changeset`` in ``modifiedNotification``.
     public static let changesetKey = "changeset"
@@ -137,8 +139,9 @@ public final class Database: Sendable {
     /// that changed something.
     public var snapshot: UInt64 { state.withLock { $0.snapshot } }
 
-    /// The cache settings new connections start with. Changing them affects only connections
-    /// created afterwards.
+    /// The cache settings new connections start with.
+    ///
+    /// Changing them affects only connections created afterwards.
     public var connectionDefaults: ConnectionConfig {
         get { defaultsStorage.withLock { $0 } }
         set { defaultsStorage.withLock { $0 = newValue } }

@@ -5,7 +5,9 @@ public import Foundation
 /// Descriptions name the file, collection and key involved, and never contain key bytes,
 /// passphrases or stored values.
 public struct DatabaseError: Error, Sendable, CustomStringConvertible {
-    /// What went wrong. Compare with `==` or use in a `switch` (`case .wrongKey:`).
+    /// What went wrong.
+    ///
+    /// Compare with `==` or use in a `switch` (`case .wrongKey:`).
     public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
         /// The code's stable name.
         public var rawValue: String

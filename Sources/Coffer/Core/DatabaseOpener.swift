@@ -156,10 +156,11 @@ struct DatabaseOpener {
             pageSize: pageSize, snapshot: snapshot, extensionNames: names)
     }
 
-    /// Tries a key on a READ-ONLY handle first. A read-write handle that fails to read the file
-    /// would, on close, checkpoint the WAL it found into the file and delete it — merging another
-    /// key's WAL (a stale `-wal` beside a re-keyed file) and so destroying data. A read-only
-    /// handle never checkpoints, so a failed open leaves every file as it was.
+    /// Tries a key on a READ-ONLY handle first.
+    ///
+    /// A read-write handle that fails to read the file would, on close, checkpoint the WAL it found into the file
+    /// and delete it — merging another key's WAL (a stale `-wal` beside a re-keyed file) and so destroying data. A
+    /// read-only handle never checkpoints, so a failed open leaves every file as it was.
     private func probe(_ candidate: KeyCandidate?, cipher: CipherSettings?) throws {
         let handle = try SQLiteConnection(path: path, readOnly: true)
         Self.applyBusyTimeout(handle, options: options)

@@ -3,36 +3,45 @@ public import Logging
 
 /// Everything that decides how a ``Database`` opens its file.
 public struct DatabaseOptions: Sendable {
-    /// The SQLCipher key. `nil` opens or creates an unencrypted database.
+    /// The SQLCipher key.
+    ///
+    /// `nil` opens or creates an unencrypted database.
     public var key: DatabaseKey?
     /// SQLCipher's per-file settings; must match the file on every open.
     public var cipher = CipherSettings()
-    /// `PRAGMA synchronous` for every connection. `.normal` is durable across application
-    /// crashes in WAL mode; `.full` also across power loss, at the cost of an fsync per commit.
+    /// `PRAGMA synchronous` for every connection.
+    ///
+    /// `.normal` is durable across application crashes in WAL mode; `.full` also across power loss, at the cost of
+    /// an fsync per commit.
     public var synchronous: Synchronous = .normal
     /// `PRAGMA journal_size_limit` in bytes: how large the WAL may stay after a checkpoint.
     public var journalSizeLimit: Int?
-    /// The SQLite page cache per connection, in KiB (`PRAGMA cache_size = -N`). `nil` keeps
-    /// SQLite's 2 MB. Size it to the working set: decrypting pages is the main cost of SQLCipher.
+    /// The SQLite page cache per connection, in KiB (`PRAGMA cache_size = -N`).
+    ///
+    /// `nil` keeps SQLite's 2 MB. Size it to the working set: decrypting pages is the main cost of SQLCipher.
     public var pageCacheKiB: Int?
     /// `PRAGMA mmap_size` in bytes (0 or nil: off).
     public var mmapSize: Int?
     /// When the WAL grows past this many bytes, Coffer truncates it as soon as no reader pins it.
-    /// Truncating restarts the log, which makes every connection drop its page cache (and
-    /// decrypt its pages again), so the default is generous: 64 MiB.
+    ///
+    /// Truncating restarts the log, which makes every connection drop its page cache (and decrypt its pages again),
+    /// so the default is generous: 64 MiB.
     public var walTruncationThreshold = 64 * 1024 * 1024
     /// What to do when the file exists but cannot be opened as a database.
     public var corruptAction: CorruptAction = .fail
     /// Whether to create the file when it does not exist.
     public var createIfMissing = true
-    /// Whether an existing zero-length file may be turned into a new database. Off by default:
-    /// an empty file where a database was expected usually means data was lost.
+    /// Whether an existing zero-length file may be turned into a new database.
+    ///
+    /// Off by default: an empty file where a database was expected usually means data was lost.
     public var treatsEmptyFileAsNew = false
     /// How long a connection waits for a lock held by another process before failing with `.busy`.
     public var busyTimeout: Duration = .seconds(10)
     /// Callbacks around ``Database/rotateKey(to:cipher:)``: persist the new key before the swap.
     public var keyRotationHooks = KeyRotationHooks()
-    /// The application's logger. Coffer logs warnings and errors only, and never secrets or values.
+    /// The application's logger.
+    ///
+    /// Coffer logs warnings and errors only, and never secrets or values.
     public var logger: Logger?
 
     /// Creates the default options: no key, automatic page size, `synchronous = NORMAL`.

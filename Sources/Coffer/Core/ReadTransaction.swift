@@ -78,7 +78,9 @@ public class ReadTransaction {
 
     // MARK: Single rows
 
-    /// Whether a row exists for `key` in `collection`. Uses the cache when it can.
+    /// Whether a row exists for `key` in `collection`.
+    ///
+    /// Uses the cache when it can.
     public func hasObject(forKey key: String, inCollection collection: String?) throws -> Bool {
         try checkActive()
         let ck = CollectionKey(collection: collection ?? "", key: key)

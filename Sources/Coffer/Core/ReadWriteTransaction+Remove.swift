@@ -96,13 +96,17 @@ extension ReadWriteTransaction {
         changes.noteRemovedAll()
     }
 
-    /// Marks the row's object as changed without writing it: siblings keep their cached value
-    /// and observers see the key in ``Changeset/objectChanges``. Does nothing for a missing row.
+    /// Marks the row's object as changed without writing it: siblings keep their cached value and observers see the
+    /// key in ``Changeset/objectChanges``.
+    ///
+    /// Does nothing for a missing row.
     public func touchObject(forKey key: String, inCollection collection: String?) throws {
         try touch(key, collection, object: true, metadata: false)
     }
 
-    /// Marks the row's metadata as changed without writing it. Does nothing for a missing row.
+    /// Marks the row's metadata as changed without writing it.
+    ///
+    /// Does nothing for a missing row.
     public func touchMetadata(forKey key: String, inCollection collection: String?) throws {
         try touch(key, collection, object: false, metadata: true)
     }

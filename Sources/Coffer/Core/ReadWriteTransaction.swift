@@ -21,8 +21,10 @@ public final class ReadWriteTransaction: ReadTransaction {
         isRolledBack = true
     }
 
-    /// Runs `block` on `queue` (default: a database-owned serial queue) after this transaction
-    /// commits; blocks run in the order they were added. Not called when it rolls back.
+    /// Runs `block` on `queue` (default: a database-owned serial queue) after this transaction commits; blocks run
+    /// in the order they were added.
+    ///
+    /// Not called when it rolls back.
     public func addCompletion(queue: DispatchQueue? = nil, _ block: @escaping @Sendable () -> Void) {
         completions.append((queue, block))
     }
@@ -131,9 +133,9 @@ public final class ReadWriteTransaction: ReadTransaction {
 
     // MARK: Replace
 
-    /// Replaces the object of an existing row, keeping its metadata; does nothing when the row
-    /// does not exist. A nil object removes the row.
-    /// - Throws: ``DatabaseError`` `.serialization` or any error from writing.
+    /// Replaces the object of an existing row, keeping its metadata; does nothing when the row does not exist.
+    ///
+    /// A nil object removes the row. - Throws: ``DatabaseError`` `.serialization` or any error from writing.
     public func replaceObject(_ object: (any Sendable)?, forKey key: String, inCollection collection: String?) throws {
         try checkWritable()
         let ck = CollectionKey(collection: collection ?? "", key: key)
@@ -170,9 +172,9 @@ public final class ReadWriteTransaction: ReadTransaction {
         config.objectPostSanitizer?(ck.collection, ck.key, object)
     }
 
-    /// Replaces the metadata of an existing row, keeping its object; does nothing when the row
-    /// does not exist. Nil clears the metadata.
-    /// - Throws: ``DatabaseError`` `.serialization` or any error from writing.
+    /// Replaces the metadata of an existing row, keeping its object; does nothing when the row does not exist.
+    ///
+    /// Nil clears the metadata. - Throws: ``DatabaseError`` `.serialization` or any error from writing.
     public func replaceMetadata(
         _ metadata: (any Sendable)?, forKey key: String, inCollection collection: String?
     ) throws {
@@ -207,8 +209,10 @@ public final class ReadWriteTransaction: ReadTransaction {
 
     // MARK: Helpers
 
-    /// Inserts the row, or updates it when the key exists: one statement for a new key (the
-    /// unique index finds the conflict), two for an existing one. Returns whether it inserted.
+    /// Inserts the row, or updates it when the key exists: one statement for a new key (the unique index finds the
+    /// conflict), two for an existing one.
+    ///
+    /// Returns whether it inserted.
     private func insertOrUpdate(_ ck: CollectionKey, data: Data, metadata: Data?) throws -> Bool {
         try mapSQLite(collection: ck.collection, key: ck.key) { () throws -> Bool in
             do {
@@ -235,8 +239,9 @@ public final class ReadWriteTransaction: ReadTransaction {
         try stmt.run()
     }
 
-    /// Calls `body` for each extension in registration order. A throwing hook dooms the whole
-    /// transaction: it rolls back even when the caller catches the error.
+    /// Calls `body` for each extension in registration order.
+    ///
+    /// A throwing hook dooms the whole transaction: it rolls back even when the caller catches the error.
     func runHooks(_ hooks: [any ExtensionTransaction], _ body: (any ExtensionTransaction) throws -> Void) throws {
         for hook in hooks {
             do {

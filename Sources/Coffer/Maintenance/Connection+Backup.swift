@@ -62,9 +62,10 @@ extension Connection {
         return progress
     }
 
-    /// Writes an UNENCRYPTED copy of the database to `url`. Everything in it is readable by
-    /// anyone who can read the file: use only to hand data to a tool that needs plaintext.
-    /// - Throws: ``DatabaseError``.
+    /// Writes an UNENCRYPTED copy of the database to `url`.
+    ///
+    /// Everything in it is readable by anyone who can read the file: use only to hand data to a tool that needs
+    /// plaintext. - Throws: ``DatabaseError``.
     public func exportUnencryptedCopy(to url: URL) throws {
         try TransactionGuard.checkCanBegin(connection: id, write: false)
         try queue.sync {

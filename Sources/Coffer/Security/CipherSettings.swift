@@ -3,13 +3,15 @@
 /// Leave a field `nil` to use the library default. SQLCipher 3.4.1 does not validate these
 /// itself, so Coffer does (see DESIGN.md §3).
 public struct CipherSettings: Sendable, Hashable {
-    /// The page size in bytes: a power of two from 512 to 65536. `nil` means automatic:
-    /// new files get 4096, existing files are tried with 4096 and then SQLCipher 3's 1024.
+    /// The page size in bytes: a power of two from 512 to 65536.
+    ///
+    /// `nil` means automatic: new files get 4096, existing files are tried with 4096 and then SQLCipher 3's 1024.
     public var pageSize: Int?
     /// PBKDF2 iterations for passphrase keys (SQLCipher 3 default: 64,000).
     public var kdfIterations: Int?
-    /// Whether each page carries an HMAC (SQLCipher's default: on). Turning it off removes
-    /// tamper detection.
+    /// Whether each page carries an HMAC (SQLCipher's default: on).
+    ///
+    /// Turning it off removes tamper detection.
     public var useHMAC: Bool?
     /// The SQLCipher file-format generation these settings describe (3 or 4).
     public var formatVersion: Int

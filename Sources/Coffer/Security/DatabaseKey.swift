@@ -23,7 +23,9 @@ public enum DatabaseKey: Sendable {
     /// A raw 256-bit key plus the 16-byte salt SQLCipher writes at the start of a new file.
     public static func raw(key: Data, salt: Data) -> DatabaseKey { .rawKey(key, salt: salt) }
 
-    /// A passphrase given as text. The `String` itself cannot be wiped from memory; prefer `Data`.
+    /// A passphrase given as text.
+    ///
+    /// The `String` itself cannot be wiped from memory; prefer `Data`.
     public static func passphrase(_ text: String) -> DatabaseKey {
         .passphrase(Data(text.utf8))
     }
