@@ -88,15 +88,8 @@ struct DatabaseOpener {
                         } else {
                             given
                         }
-                    if !isNew { try probe(candidate, cipher: cipher) }
-                    let handle = try SQLiteConnection(path: path)
-                    Self.applyBusyTimeout(handle, options: options)
-                    try candidate.bytes.withUnsafeBytes { try handle.applyKey($0) }
-                    try handle.applyCipherSettings(
-                        pageSize: cipher.pageSize, kdfIterations: cipher.kdfIterations, useHMAC: cipher.useHMAC)
-                    try handle.validateReadable()
-                    return try finish(
-                        handle: handle, candidate: candidate, cipher: cipher, cipherVersion: cipherVersion)
+                    let guardHandle = isNew ? nil : try probe(candidate, cipher: cipher)
+                    return try openGuarded(guardHandle, candidate: candidate, cipher: cipher, cipherVersion: cipherVersion)
                 } catch let error as SQLiteError where error.isNotADatabase {
                     lastError = error
                 } catch let error as SQLiteError {
@@ -109,11 +102,8 @@ struct DatabaseOpener {
 
     private func openPlaintext(cipherVersion: String) throws -> Result {
         do {
-            if FileManager.default.fileExists(atPath: path) { try probe(nil, cipher: nil) }
-            let handle = try SQLiteConnection(path: path)
-            Self.applyBusyTimeout(handle, options: options)
-            try handle.validateReadable()
-            return try finish(handle: handle, candidate: nil, cipher: nil, cipherVersion: cipherVersion)
+            let guardHandle = FileManager.default.fileExists(atPath: path) ? try probe(nil, cipher: nil) : nil
+            return try openGuarded(guardHandle, candidate: nil, cipher: nil, cipherVersion: cipherVersion)
         } catch let error as SQLiteError where error.isNotADatabase {
             throw classifyKeyFailure(keyGiven: false, lastError: error)
         } catch let error as SQLiteError {
@@ -161,7 +151,12 @@ struct DatabaseOpener {
     /// A read-write handle that fails to read the file would, on close, checkpoint the WAL it found into the file
     /// and delete it — merging another key's WAL (a stale `-wal` beside a re-keyed file) and so destroying data. A
     /// read-only handle never checkpoints, so a failed open leaves every file as it was.
-    private func probe(_ candidate: KeyCandidate?, cipher: CipherSettings?) throws {
+    ///
+    /// When the file has a non-empty WAL, the probe's read transaction is kept open and the
+    /// handle returned as a guard: the read-write handle's first reads can still fail on pages
+    /// the probe did not touch (a stale WAL's frames), and while the guard reads, closing that
+    /// handle cannot checkpoint or delete the WAL.
+    private func probe(_ candidate: KeyCandidate?, cipher: CipherSettings?) throws -> SQLiteConnection? {
         let handle = try SQLiteConnection(path: path, readOnly: true)
         Self.applyBusyTimeout(handle, options: options)
         if let candidate {
@@ -169,13 +164,40 @@ struct DatabaseOpener {
             try handle.applyCipherSettings(
                 pageSize: cipher?.pageSize, kdfIterations: cipher?.kdfIterations, useHMAC: cipher?.useHMAC)
         }
+        let walSize = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
         do {
+            if walSize > 0 { try handle.execute("BEGIN TRANSACTION") }
             try handle.validateReadable()
         } catch let error as SQLiteError where error.code == SQLiteError.ResultCode.readonly {
             // A hot rollback journal (a process died mid-write, e.g. while switching a swapped-in
             // file to WAL) needs a read-write handle to roll it back. There is no WAL to merge
             // in that case, so the read-write attempt that follows is the right recovery.
-            return
+            return nil
+        }
+        return walSize > 0 ? handle : nil
+    }
+
+    /// Opens the read-write handle and finishes the open; on any failure the handle is closed
+    /// while `guardHandle` (if any) still reads, so the close leaves the WAL alone.
+    private func openGuarded(
+        _ guardHandle: SQLiteConnection?, candidate: KeyCandidate?, cipher: CipherSettings?, cipherVersion: String
+    ) throws -> Result {
+        let handle = try SQLiteConnection(path: path)
+        do {
+            Self.applyBusyTimeout(handle, options: options)
+            if let candidate {
+                try candidate.bytes.withUnsafeBytes { try handle.applyKey($0) }
+                try handle.applyCipherSettings(
+                    pageSize: cipher?.pageSize, kdfIterations: cipher?.kdfIterations, useHMAC: cipher?.useHMAC)
+            }
+            try handle.validateReadable()
+            let result = try finish(handle: handle, candidate: candidate, cipher: cipher, cipherVersion: cipherVersion)
+            guardHandle?.close()
+            return result
+        } catch {
+            handle.close()
+            guardHandle?.close()
+            throw error
         }
     }
 
