@@ -39,18 +39,18 @@ struct PreferencesSuite: BenchmarkSuite {
         var options = DatabaseOptions()
         options.key = .raw(Data(BenchKeys.rawKey))
         options.cipher = CipherSettings(pageSize: 4096)
-        let (prefsSet, prefsGet, flush): ((value: Void, seconds: Double), (value: Int, seconds: Double), Double) = try {
+        let (prefsSet, prefsGet, flush, watcher) = try {
             let database = try Database(url: url, options: options)
             let preferences = try Preferences(database: database, suite: "bench")
             let set = Stopwatch.measure { for (key, value) in pairs { preferences.set(value, forKey: key) } }
             let get = Stopwatch.measure { pairs.reduce(0) { $0 + (preferences.string(forKey: $1.0)?.count ?? 0) } }
             let flush = try Stopwatch.measure { try preferences.flush() }
-            return (set, get, flush.seconds)
+            return (set, get, flush.seconds, ReleaseWatcher(database))
         }()
         guard prefsGet.value == defaultsGet.value else {
             throw BenchError(.checkMismatch, "W8: Preferences and UserDefaults returned different values")
         }
-        ReleaseWatcherWait.untilReleased(url)
+        try watcher.waitForRelease()
         let reopen = try Self.spawnReader(path: url.path)
         guard reopen.count == pairs.count else {
             throw BenchError(.checkMismatch, "W8: the fresh process read \(reopen.count) of \(pairs.count) keys")
@@ -102,24 +102,5 @@ struct PreferencesSuite: BenchmarkSuite {
             let seconds = fields["seconds"].flatMap({ Double($0) })
         else { throw BenchError(.io, "the W8 child failed with status \(process.terminationStatus)") }
         return (count, seconds)
-    }
-}
-
-/// Waits until no `Database` in this process holds `url`, so a child process can open it.
-enum ReleaseWatcherWait {
-    static func untilReleased(_ url: URL) {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while ContinuousClock.now < deadline {
-            var probe = DatabaseOptions()
-            probe.createIfMissing = false
-            do {
-                _ = try Database(url: url, options: probe)
-                return
-            } catch let error as DatabaseError where error.code == .misuse {
-                Thread.sleep(forTimeInterval: 0.005)
-            } catch {
-                return
-            }
-        }
     }
 }
