@@ -74,7 +74,7 @@ struct DatabaseOpener {
                 [CipherSettings.automaticPageSize, CipherSettings.legacyPageSize]
             }
         var lastError: SQLiteError?
-        let salt = isNew ? nil : fileSalt()
+        let salt = isNew ? nil : KeyCandidate.fileSalt(atPath: path)
         for given in candidates {
             for pageSize in pageSizes {
                 var cipher = options.cipher
@@ -84,7 +84,7 @@ struct DatabaseOpener {
                     // SQLCipher would) so the read-only probe and the real handle share it.
                     let candidate =
                         if given.isPassphrase, let salt {
-                            try derivedKey(from: given, salt: salt, iterations: cipher.kdfIterations ?? 64_000)
+                            try given.derivedRawSpec(salt: salt, forFileAt: path, iterations: cipher.kdfIterations ?? 64_000)
                         } else {
                             given
                         }
@@ -127,7 +127,7 @@ struct DatabaseOpener {
         if let candidate, candidate.isPassphrase {
             // A new file's first page may still sit in the WAL: copy it home so the salt is readable.
             _ = try? handle.checkpoint(.passive)
-            handleKey = try derivedKey(from: candidate, iterations: cipher?.kdfIterations ?? 64_000)
+            handleKey = try candidate.derivedRawSpec(forFileAt: path, iterations: cipher?.kdfIterations ?? 64_000)
         }
         let (snapshot, names) = try mapSQLite { () throws -> (UInt64, [String]) in
             let stmt = try handle.prepare(SQL.yapGet)
@@ -198,37 +198,6 @@ struct DatabaseOpener {
             handle.close()
             guardHandle?.close()
             throw error
-        }
-    }
-
-    /// The file's first 16 bytes (SQLCipher's salt), when the file is long enough to have one.
-    private func fileSalt() -> Data? {
-        guard let file = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? file.close() }
-        guard let salt = try? file.read(upToCount: 16), salt.count == 16 else { return nil }
-        return salt
-    }
-
-    private func derivedKey(from candidate: KeyCandidate, salt: Data, iterations: Int) throws -> KeyCandidate {
-        do {
-            return try candidate.derivedRawSpec(salt: salt, iterations: iterations)
-        } catch {
-            throw DatabaseError(.invalidKey, "key derivation failed", path: path)
-        }
-    }
-
-    /// The passphrase's PBKDF2 output as a raw key spec, so later handles skip the KDF.
-    private func derivedKey(from candidate: KeyCandidate, iterations: Int) throws -> KeyCandidate {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw DatabaseError(.io, "cannot read the database salt", path: path)
-        }
-        defer { try? handle.close() }
-        let salt = (try? handle.read(upToCount: 16)) ?? Data()
-        guard salt.count == 16 else { throw DatabaseError(.io, "cannot read the database salt", path: path) }
-        do {
-            return try candidate.derivedRawSpec(salt: salt, iterations: iterations)
-        } catch {
-            throw DatabaseError(.invalidKey, "key derivation failed", path: path)
         }
     }
 

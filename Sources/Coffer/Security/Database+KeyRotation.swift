@@ -73,7 +73,10 @@ extension Database {
         for sidecar in [walURL, shmURL] { try? FileManager.default.removeItem(at: sidecar) }
         try FileSafety.replace(url, with: partial)
 
-        let handleKey = candidate.isPassphrase ? try derivedKey(candidate, cipher: cipher) : candidate
+        let handleKey =
+            candidate.isPassphrase
+            ? try candidate.derivedRawSpec(forFileAt: url.path, iterations: cipher.kdfIterations ?? 64_000)
+            : candidate
         let handle = try openHandle(key: handleKey, cipher: cipher)
         try mapSQLite { try handle.execute("PRAGMA journal_mode = WAL") }
         keying.withLock { keying in
@@ -82,18 +85,5 @@ extension Database {
                 generation: keying.generation + 1)
         }
         checkpointer.replaceHandle(with: handle, pageSize: cipher.pageSize ?? pageSize)
-    }
-
-    /// The page key SQLCipher derives from a passphrase for the new file's salt.
-    private func derivedKey(_ candidate: KeyCandidate, cipher: CipherSettings) throws -> KeyCandidate {
-        guard let file = FileHandle(forReadingAtPath: url.path),
-            let salt = try? file.read(upToCount: 16), salt.count == 16
-        else { throw DatabaseError(.io, "cannot read the new file's salt", path: url.path) }
-        try? file.close()
-        do {
-            return try candidate.derivedRawSpec(salt: salt, iterations: cipher.kdfIterations ?? 64_000)
-        } catch {
-            throw DatabaseError(.invalidKey, "key derivation failed", path: url.path)
-        }
     }
 }

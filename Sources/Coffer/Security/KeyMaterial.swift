@@ -76,4 +76,26 @@ extension KeyCandidate {
         }
         return key.withUnsafeBytes { k in salt.withUnsafeBytes { s in KeyCandidate.rawSpec(key: k, salt: s) } }
     }
+
+    /// SQLCipher's salt: the first 16 bytes of the file at `path`, when the file has them.
+    static func fileSalt(atPath path: String) -> Data? {
+        guard let file = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? file.close() }
+        guard let salt = try? file.read(upToCount: 16), salt.count == 16 else { return nil }
+        return salt
+    }
+
+    /// This passphrase's page key for a file with `salt` (or, when nil, the salt read from the file
+    /// at `path`), as a raw key spec: handles keyed with it skip the KDF.
+    /// - Throws: ``DatabaseError`` `.io` when the file has no salt, `.invalidKey` when the KDF fails.
+    func derivedRawSpec(salt: Data? = nil, forFileAt path: String, iterations: Int) throws -> KeyCandidate {
+        guard let salt = salt ?? Self.fileSalt(atPath: path) else {
+            throw DatabaseError(.io, "cannot read the database salt", path: path)
+        }
+        do {
+            return try derivedRawSpec(salt: salt, iterations: iterations)
+        } catch {
+            throw DatabaseError(.invalidKey, "key derivation failed", path: path)
+        }
+    }
 }
