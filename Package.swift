@@ -82,9 +82,12 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The manifest's JSON value type, shared by the fixture generator and the compliance suite.
+        .target(name: "CofferFixtureSupport", swiftSettings: swiftSettings),
         .executableTarget(
             name: "coffer-fixtures",
             dependencies: [
+                "CofferFixtureSupport",
                 "Coffer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -125,7 +128,9 @@ let package = Package(
         ),
         .testTarget(
             name: "CofferComplianceTests",
-            dependencies: ["Coffer", "CofferTestSupport"],
+            dependencies: [
+                "CofferFixtureSupport", "Coffer", "CofferTestSupport",
+            ],
             swiftSettings: swiftSettings
         ),
     ],

@@ -1,3 +1,5 @@
+import CofferFixtureSupport
+
 import Coffer
 import Foundation
 

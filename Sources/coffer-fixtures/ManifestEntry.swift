@@ -1,3 +1,5 @@
+import CofferFixtureSupport
+
 /// One file of `Fixtures/`, as `manifest.json` records it: where it came from, how to open it,
 /// and what opening it must give.
 struct ManifestEntry: Encodable, Sendable {

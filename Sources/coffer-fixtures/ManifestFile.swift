@@ -1,3 +1,4 @@
+import CofferFixtureSupport
 import Foundation
 
 /// `Fixtures/manifest.json`: read, extended with new entries, written back sorted by path.

@@ -1,3 +1,4 @@
+import CofferFixtureSupport
 import Coffer
 import Crypto
 import Foundation

@@ -1,3 +1,5 @@
+import CofferFixtureSupport
+
 // The manifest's format: see Fixtures/README.md. Decoding is strict where a typo would
 // silently weaken a check (unknown key kinds, codecs and stages are errors).
 

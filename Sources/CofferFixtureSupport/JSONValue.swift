@@ -1,10 +1,11 @@
-import Foundation
+public import Foundation
 
-/// A JSON value, so the manifest can hold decoded fixture values and keep entries it does not model.
+/// A JSON value: how the fixture manifest records decoded values, shared by the generator that
+/// writes it and the compliance suite that reads it.
 ///
 /// Numbers are `Double`: fixture values stay far below 2^53, and one numeric case makes `3` and
 /// `3.0` compare equal whichever writer produced them.
-indirect enum JSONValue: Codable, Sendable, Hashable {
+public indirect enum JSONValue: Codable, Sendable, Hashable {
     case null
     case bool(Bool)
     case number(Double)
@@ -12,7 +13,8 @@ indirect enum JSONValue: Codable, Sendable, Hashable {
     case array([JSONValue])
     case object([String: JSONValue])
 
-    init(from decoder: any Decoder) throws {
+    /// Decodes any JSON value.
+    public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null
@@ -29,7 +31,8 @@ indirect enum JSONValue: Codable, Sendable, Hashable {
         }
     }
 
-    func encode(to encoder: any Encoder) throws {
+    /// Encodes the value as JSON.
+    public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
         case .null: try container.encodeNil()
@@ -42,20 +45,20 @@ indirect enum JSONValue: Codable, Sendable, Hashable {
     }
 
     /// The value of `field` when this is an object.
-    subscript(field: String) -> JSONValue? {
+    public subscript(field: String) -> JSONValue? {
         if case .object(let fields) = self { return fields[field] }
         return nil
     }
 
     /// The value as a string, when it is one.
-    var stringValue: String? {
+    public var stringValue: String? {
         if case .string(let value) = self { return value }
         return nil
     }
 
     /// Converts any `Encodable` value (a manifest entry, a decoded fixture value) to JSON.
     /// - Throws: the encoder's or decoder's error.
-    static func from(_ value: some Encodable) throws -> JSONValue {
+    public static func from(_ value: some Encodable) throws -> JSONValue {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         return try JSONDecoder().decode(JSONValue.self, from: encoder.encode(value))
