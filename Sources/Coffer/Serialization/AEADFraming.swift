@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 
 /// The framing Coffer's AEAD stages share: a 4-byte key id as header parameters and
@@ -59,5 +60,46 @@ enum AEADFraming {
         SerializationError(
             .authenticationFailed, stage: stage,
             reason: "the blob does not authenticate for this row with the key it names")
+    }
+
+    /// Seals `input` under the keyring's current key with a fresh nonce and the row's associated
+    /// data; `seal` is the cipher (nonce bytes, key, associated data → combined box).
+    ///
+    /// - Throws: ``SerializationError`` (`.noCurrentKey`, `.encryptionFailed`).
+    static func seal(
+        _ input: Data, context: SerializationStageContext, keyring: Keyring, algorithm: UInt8, stage: String,
+        _ seal: (UnsafeRawBufferPointer, SymmetricKey, [UInt8]) throws -> Data
+    ) throws -> SerializationStageOutput {
+        let (keyID, key) = try keyring.currentSubkey(collection: context.collection, algorithm: algorithm)
+        let parameters = parameters(for: keyID)
+        let associatedData = context.associatedData(parameters: parameters)
+        let sealed: Data
+        do {
+            sealed = try withRandomNonce(stage: stage) { try seal($0, key, associatedData) }
+        } catch let error as SerializationError {
+            throw error
+        } catch {
+            throw SerializationError(.encryptionFailed, stage: stage, reason: "sealing failed")
+        }
+        return SerializationStageOutput(parameters: parameters, payload: sealed)
+    }
+
+    /// Opens `payload` with the key its parameters name; `open` is the cipher (combined box, key,
+    /// associated data → plaintext). Any failure of the cipher itself is `.authenticationFailed`.
+    ///
+    /// - Throws: ``SerializationError`` (`.malformedHeader`, `.truncated`, `.unknownKeyID`,
+    ///   `.authenticationFailed`).
+    static func open(
+        _ payload: Data, parameters: Data, context: SerializationStageContext, keyring: Keyring, algorithm: UInt8,
+        stage: String, _ open: (Data, SymmetricKey, [UInt8]) throws -> Data
+    ) throws -> Data {
+        let keyID = try keyID(from: parameters, stage: stage)
+        try checkLength(of: payload, stage: stage)
+        let key = try keyring.subkey(collection: context.collection, keyID: keyID, algorithm: algorithm)
+        do {
+            return try open(payload, key, context.associatedData(parameters: parameters))
+        } catch {
+            throw authenticationFailed(stage: stage)
+        }
     }
 }

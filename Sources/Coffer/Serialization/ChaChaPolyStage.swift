@@ -42,21 +42,12 @@ public struct ChaChaPolyStage: SerializationStage {
     ///   ``SerializationError/Code/encryptionFailed``.
     /// - Complexity: O(input length).
     public func encode(_ input: Data, context: SerializationStageContext) throws -> SerializationStageOutput? {
-        let (keyID, key) = try keyring.currentSubkey(collection: context.collection, algorithm: Self.id)
-        let parameters = AEADFraming.parameters(for: keyID)
-        let associatedData = context.associatedData(parameters: parameters)
-        let sealed: Data
-        do {
-            sealed = try AEADFraming.withRandomNonce(stage: name) { bytes in
-                let nonce = try ChaChaPoly.Nonce(data: bytes)
-                return try ChaChaPoly.seal(input, using: key, nonce: nonce, authenticating: associatedData).combined
-            }
-        } catch let error as SerializationError {
-            throw error
-        } catch {
-            throw SerializationError(.encryptionFailed, stage: name, reason: "sealing failed")
+        try AEADFraming.seal(input, context: context, keyring: keyring, algorithm: Self.id, stage: name) {
+            nonce, key, associatedData in
+            try ChaChaPoly.seal(
+                input, using: key, nonce: ChaChaPoly.Nonce(data: nonce), authenticating: associatedData
+            ).combined
         }
-        return SerializationStageOutput(parameters: parameters, payload: sealed)
     }
 
     /// Decrypts `payload` with the key its parameters name and checks it belongs to this row.
@@ -67,15 +58,10 @@ public struct ChaChaPolyStage: SerializationStage {
     ///   itself, whichever error the platform's backend reports).
     /// - Complexity: O(payload length).
     public func decode(_ payload: Data, parameters: Data, context: SerializationStageContext) throws -> Data {
-        let keyID = try AEADFraming.keyID(from: parameters, stage: name)
-        try AEADFraming.checkLength(of: payload, stage: name)
-        let key = try keyring.subkey(collection: context.collection, keyID: keyID, algorithm: Self.id)
-        let associatedData = context.associatedData(parameters: parameters)
-        do {
-            let box = try ChaChaPoly.SealedBox(combined: payload)
-            return try ChaChaPoly.open(box, using: key, authenticating: associatedData)
-        } catch {
-            throw AEADFraming.authenticationFailed(stage: name)
+        try AEADFraming.open(
+            payload, parameters: parameters, context: context, keyring: keyring, algorithm: Self.id, stage: name
+        ) { combined, key, associatedData in
+            try ChaChaPoly.open(ChaChaPoly.SealedBox(combined: combined), using: key, authenticating: associatedData)
         }
     }
 
