@@ -20,6 +20,17 @@ command="${1:-}"
 shift || true
 case "$command" in
     demo) exec swift run coffer demo "$@" ;;
-    test) exec swift test "$@" ;;
+    test)
+        swift test "$@"
+        # CI also runs the checks that need their own builds (docs, sanitizers, fuzzing, bench smoke);
+        # each lives in scripts/ci/ and can be run alone. Locally: CI=true bash scripts/dev.sh test.
+        if [ -n "${CI:-}" ]; then
+            for step in scripts/ci/*.sh; do
+                [ -e "$step" ] || continue
+                echo "== $step"
+                bash "$step"
+            done
+        fi
+        ;;
     *) echo "usage: bash scripts/dev.sh demo|test [arguments…]" >&2; exit 2 ;;
 esac
