@@ -118,6 +118,36 @@ extension ConnectionProxy {
         return version
     }
 
+    /// Records many sets and removals (a nil object) under one lock; returns each change's version,
+    /// in order. ``Preferences`` hands its bursts over with it.
+    func stageBatch(_ changes: [(CollectionKey, (any Sendable)?)]) -> [UInt64] {
+        guard !changes.isEmpty else { return [] }
+        var versions: [UInt64] = []
+        versions.reserveCapacity(changes.count)
+        let mustWrite = state.withLock { state -> Bool in
+            var mustWrite = false
+            for (ck, object) in changes {
+                let queued = Self.stage(ck, in: &state) { row, version in
+                    versions.append(version)
+                    if let object {
+                        row.object = .value(object)
+                        row.objectVersion = version
+                        row.objectDirty = true
+                        row.metadata = .removed
+                        row.metadataVersion = version
+                        row.metadataDirty = true
+                    } else {
+                        Self.markRemoved(&row, version)
+                    }
+                }
+                mustWrite = mustWrite || queued
+            }
+            return mustWrite
+        }
+        if mustWrite { startWrite() }
+        return versions
+    }
+
     @discardableResult
     func stageRemove(_ ck: CollectionKey) -> UInt64 {
         var version: UInt64 = 0

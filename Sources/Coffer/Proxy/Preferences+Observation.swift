@@ -22,11 +22,7 @@ extension Preferences {
 
     /// Runs on the delivery queue: hands the keys set locally to the proxy and announces them.
     func announceLocalChanges() {
-        let collection = collection
-        let keys = state.withLock { state in
-            state.handOff(to: proxy, collection: collection)
-            return state.takeChangedKeys()
-        }
+        let keys = handOff { $0.takeChangedKeys() }
         guard !keys.isEmpty else { return }
         publish(PreferencesChange(keys: keys, isExternal: false))
     }

@@ -61,6 +61,8 @@ public final class Preferences: Sendable {
 
     let proxy: ConnectionProxy
     let state: Mutex<PreferencesState>
+    /// Serializes hand-offs to the proxy (see ``handOff(whileCollecting:)``).
+    let handOffLock = Mutex(())
     /// Posts notifications and feeds ``changes``, in order.
     let deliveryQueue: DispatchQueue
     private let observer: PreferencesObserver
@@ -169,8 +171,27 @@ public final class Preferences: Sendable {
 
     /// Hands every change not yet given to the proxy over now.
     func handOff() {
+        handOff { _ in }
+    }
+
+    /// Hands every unstaged change to the proxy; `whileCollecting` runs under the state lock in the
+    /// same critical section that collects them.
+    ///
+    /// Hand-offs are serialized by `handOffLock`, so a key's changes reach the proxy in the order they
+    /// were made; the state lock is held only to collect and to record versions, never while the proxy
+    /// stages, so getters and setters do not wait for a large burst.
+    @discardableResult
+    func handOff<R>(whileCollecting body: (inout PreferencesState) -> R) -> R {
         let collection = collection
-        state.withLock { $0.handOff(to: proxy, collection: collection) }
+        return handOffLock.withLock { _ in
+            let (changes, result) = state.withLock { state in
+                (state.beginHandOff(collection: collection), body(&state))
+            }
+            guard !changes.isEmpty else { return result }
+            let versions = proxy.stageBatch(changes)
+            state.withLock { $0.finishHandOff(changes, versions: versions) }
+            return result
+        }
     }
 
     private func registeredValue(_ value: Any, forKey key: String) throws -> PreferenceValue {

@@ -2,6 +2,8 @@
 struct PreferencesEntry {
     /// The version a local change has until it is handed to the proxy.
     static let unstaged = UInt64.max
+    /// The version of a change being handed to the proxy (still newer than any committed one).
+    static let staging = UInt64.max - 1
 
     /// The current value; nil after a removal (the entry stays to remember `localVersion`).
     var value: PreferenceValue?
@@ -49,13 +51,25 @@ struct PreferencesState {
         return wasListed
     }
 
-    /// Hands every unstaged change to the proxy, which queues its write.
-    mutating func handOff(to proxy: ConnectionProxy, collection: String) {
+    /// Collects every unstaged change for a hand-off and marks it ``PreferencesEntry/staging``.
+    ///
+    /// The proxy is called outside this lock (getters must not wait for it); ``finishHandOff(_:versions:)``
+    /// then records the versions the proxy gave.
+    mutating func beginHandOff(collection: String) -> [(CollectionKey, (any Sendable)?)] {
+        var changes: [(CollectionKey, (any Sendable)?)] = []
         for key in changedKeys {
             guard let entry = entries[key], entry.localVersion == PreferencesEntry.unstaged else { continue }
-            let ck = CollectionKey(collection: collection, key: key)
-            let version = entry.value.map { proxy.stageSet($0, metadata: nil, ck) } ?? proxy.stageRemove(ck)
-            entries[key]?.localVersion = version
+            entries[key]?.localVersion = PreferencesEntry.staging
+            changes.append((CollectionKey(collection: collection, key: key), entry.value))
+        }
+        return changes
+    }
+
+    /// Records the proxy versions of a hand-off; a key changed again meanwhile stays unstaged.
+    mutating func finishHandOff(_ changes: [(CollectionKey, (any Sendable)?)], versions: [UInt64]) {
+        for ((ck, _), version) in zip(changes, versions)
+        where entries[ck.key]?.localVersion == PreferencesEntry.staging {
+            entries[ck.key]?.localVersion = version
         }
     }
 

@@ -288,3 +288,64 @@ import Testing
         #expect(error?.key == "broken")
     }
 }
+
+/// Hand-offs run outside the state lock; these check that no change is lost or reordered on the way.
+@Suite struct PreferencesHandOffTests {
+    let dir = TemporaryDirectory()
+    let key = TestSupport.randomKey()
+
+    /// Setters, flushes and the deferred announcement race on the same keys; after a final flush a
+    /// fresh instance (on a new database handle) must read each key's last value.
+    @Test func concurrentSetsAndFlushesLoseNoLatestValue() throws {
+        let url = dir.file("prefs.db")
+        let keyCount = 200
+        let rounds = 30
+        do {
+            let db = try Database(url: url, options: TestSupport.rawKeyOptions(key))
+            let prefs = try Preferences(database: db)
+            let done = Atomic(false)
+            let flusher = Thread {
+                while !done.load(ordering: .acquiring) { _ = prefs.synchronize() }
+            }
+            flusher.start()
+            for round in 0..<rounds {
+                for index in 0..<keyCount {
+                    // Every third key is removed in odd rounds, so removals race too.
+                    if round % 2 == 1, index % 3 == 0 {
+                        prefs.removeObject(forKey: "k\(index)")
+                    } else {
+                        prefs.set(round * keyCount + index, forKey: "k\(index)")
+                    }
+                }
+            }
+            done.store(true, ordering: .releasing)
+            try prefs.flush()
+            #expect(prefs.pendingChangeCount == 0)
+        }
+        try TestSupport.waitUntilClosed(url)
+        let reopened = try Preferences(database: try Database(url: url, options: TestSupport.rawKeyOptions(key)))
+        let last = rounds - 1
+        for index in 0..<keyCount {
+            let expected: Int? = (last % 2 == 1 && index % 3 == 0) ? nil : last * keyCount + index
+            #expect(reopened.object(forKey: "k\(index)") as? Int == expected, "k\(index)")
+        }
+    }
+
+    /// A key changed while its previous value is being handed over keeps the newer value pending.
+    @Test func aKeyChangedDuringAHandOffIsHandedOverAgain() throws {
+        let db = try Database(url: dir.file("prefs.db"), options: TestSupport.rawKeyOptions(key))
+        let prefs = try Preferences(database: db)
+        prefs.set("first", forKey: "k")
+        prefs.handOff { state in
+            // Runs inside the hand-off's collecting section: the set below lands after the
+            // collection and before the proxy records its version.
+            _ = state.noteLocal(.string("second"), forKey: "k")
+        }
+        #expect(prefs.state.withLock { $0.entries["k"]?.localVersion } == PreferencesEntry.unstaged)
+        try prefs.flush()
+        let stored = try db.newConnection().read { tx in
+            try tx.object(forKey: "k", inCollection: prefs.collection, as: PreferenceValue.self)
+        }
+        #expect(stored == .string("second"))
+    }
+}
