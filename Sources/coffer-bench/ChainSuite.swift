@@ -5,9 +5,7 @@ import Foundation
 /// W7: serializer-chain throughput on the W1 records — every record serialized, then every stored blob
 /// deserialized back into a `User` — for each chain variant.
 ///
-/// Only the codec-only chain exists in the library today. The compression and encryption stages (zlib, AES-GCM)
-/// are being merged separately; when they land, the "+zlib", "+aes" and "+zlib+aes" rows are one entry each in
-/// `variants()` (`SerializerChain(codec: .codable(User.self), stages: [...])`) and need no other change.
+/// `ChainSuite+Breakdown.swift` adds lines that split the AES-GCM cost into the cipher and the stage's framing.
 struct ChainSuite: BenchmarkSuite {
     /// One chain W7 measures, under the name its figure lines carry (`W7-<name>-enc`, `W7-<name>-dec`).
     struct Variant {
@@ -23,10 +21,7 @@ struct ChainSuite: BenchmarkSuite {
 
     /// The chains to measure, in report order.
     static func variants() -> [Variant] {
-        // A fixed benchmark key: the figures measure the cipher, not key handling.
-        let keyring = Keyring()
-        try? keyring.addKey(SymmetricKey(data: Data(repeating: 0x42, count: 32)), id: 1)
-        try? keyring.setCurrent(1)
+        let keyring = benchmarkKeyring()
         return [
             Variant(name: "codec", chain: SerializerChain(codec: .codable(User.self))),
             Variant(name: "zlib", chain: SerializerChain(codec: .codable(User.self), stages: [.zlib(threshold: 64)])),
@@ -35,6 +30,14 @@ struct ChainSuite: BenchmarkSuite {
                 name: "zlib+aes-gcm",
                 chain: SerializerChain(codec: .codable(User.self), stages: [.zlib(threshold: 64), .aesGCM(keyring)])),
         ]
+    }
+
+    /// A keyring with one fixed key: the figures measure the cipher, not key handling.
+    static func benchmarkKeyring() -> Keyring {
+        let keyring = Keyring()
+        try? keyring.addKey(SymmetricKey(data: Data(repeating: 0x42, count: 32)), id: 1)
+        try? keyring.setCurrent(1)
+        return keyring
     }
 
     /// Serializes and deserializes the W1 records with each variant.
@@ -52,6 +55,7 @@ struct ChainSuite: BenchmarkSuite {
             (key: "w7_zlib", value: "threshold=64-bytes(so-the-250-byte-records-are-compressed)"),
             (key: "w7_mb_per_s", value: "JSON-bytes-per-second(\(plainBytes)-bytes)"),
         ]
+        var jsonBlobs: [Data] = []
         for variant in Self.variants() {
             let chain = variant.chain
             let encoded = try Stopwatch.measure {
@@ -59,6 +63,7 @@ struct ChainSuite: BenchmarkSuite {
             }
             let storedBytes = encoded.value.reduce(0) { $0 + $1.count }
             let blobs = encoded.value
+            if variant.name == "codec" { jsonBlobs = blobs }
             let decoded = try Stopwatch.measure {
                 try blobs.indices.reduce(0) { total, index in
                     let object = try chain.deserialize(blobs[index], collection: collection, key: users[index].id)
@@ -80,6 +85,8 @@ struct ChainSuite: BenchmarkSuite {
                 figure(
                     "W7-\(variant.name)-dec", users.count, plainBytes, storedBytes, decoded.seconds, reference.decode))
         }
+        report.results += try Self.aesBreakdown(
+            jsonBlobs, keys: users.map(\.id), collection: collection, keyring: Self.benchmarkKeyring())
         return report
     }
 
