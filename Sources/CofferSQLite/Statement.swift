@@ -10,8 +10,10 @@ package final class Statement {
     unowned let connection: SQLiteConnection
     /// The SQL text, kept for error messages.
     package let sql: String
-    /// True between the first `step()` and the next `reset()`.
-    package private(set) var isBusy = false
+    /// True after a `step()` that returned a row and before the next `reset()` or the last row:
+    /// the statement is in use and a nested caller must not take it. SQLite tracks this itself,
+    /// which keeps a stored flag (and its exclusivity check) off the per-row path.
+    package var isBusy: Bool { sqlite3_stmt_busy(handle) != 0 }
 
     init(handle: OpaquePointer, connection: SQLiteConnection, sql: String) {
         self.handle = handle
@@ -84,7 +86,6 @@ package final class Statement {
     /// - Throws: ``SQLiteError`` (the statement is reset first, so it can be reused).
     @discardableResult
     package func step() throws -> Bool {
-        isBusy = true
         let rc = sqlite3_step(handle)
         switch rc {
         case SQLITE_ROW:
@@ -110,7 +111,6 @@ package final class Statement {
     /// Bindings stay until rebound: every caller binds all parameters before stepping.
     package func reset() {
         sqlite3_reset(handle)
-        isBusy = false
     }
 
     // MARK: Columns

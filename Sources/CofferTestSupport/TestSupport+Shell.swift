@@ -23,7 +23,9 @@ extension TestSupport {
         process.standardError = output
         try process.run()
         input.fileHandleForWriting.write(
-            Data("PRAGMA key = \"x'\(hexKey)'\";\nPRAGMA cipher_page_size = \(pageSize);\n\(script)\n".utf8))
+            // `.timeout` makes the shell wait out a lock a just-released Database (or its background
+            // checkpoint) may still hold, instead of failing at once with "database is locked".
+            Data(".timeout 10000\nPRAGMA key = \"x'\(hexKey)'\";\nPRAGMA cipher_page_size = \(pageSize);\n\(script)\n".utf8))
         try input.fileHandleForWriting.close()
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()

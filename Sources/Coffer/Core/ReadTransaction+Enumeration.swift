@@ -55,10 +55,26 @@ extension ReadTransaction {
         inCollection collection: String?, as type: T.Type, filter: ((_ key: String) -> Bool)? = nil,
         _ body: (_ key: String, _ object: T, _ stop: inout Bool) throws -> Void
     ) throws {
-        try enumerateKeysAndObjects(inCollection: collection, filter: filter) { key, object, stop in
-            try body(
-                key, try castDecoding(object, to: T.self, CollectionKey(collection: collection ?? "", key: key)),
-                &stop)
+        let collection = collection ?? ""
+        guard !core.config.objectCacheEnabled else {
+            try enumerateKeysAndObjects(inCollection: collection, filter: filter) { key, object, stop in
+                try body(key, try castDecoding(object, to: T.self, CollectionKey(collection: collection, key: key)), &stop)
+            }
+            return
+        }
+        // Without a cache every row is decoded: resolve the chain once and decode straight into T.
+        let chain = configs.config(for: collection).objectChain
+        let direct = chain.decodesDirectly(as: T.self)
+        try forEachRow(SQL.enumerateObjectsInCollection, binding: collection) { stmt, stop in
+            let key = stmt.text(1)
+            if let filter, !filter(key) { return }
+            let ck = CollectionKey(collection: collection, key: key)
+            let data = stmt.data(2) ?? Data()
+            if direct {
+                try body(key, try decodeDirectly(data, as: T.self, chain: chain, ck), &stop)
+            } else {
+                try body(key, try castDecoding(try decodeObject(data, ck), to: T.self, ck), &stop)
+            }
         }
     }
 

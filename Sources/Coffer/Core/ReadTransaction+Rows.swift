@@ -47,6 +47,17 @@ extension ReadTransaction {
         }
     }
 
+    /// Decodes a stored object straight into `T` with a chain that ``SerializerChain/decodesDirectly(as:)``.
+    func decodeDirectly<T: Decodable>(
+        _ data: Data, as type: T.Type, chain: SerializerChain, _ ck: CollectionKey
+    ) throws -> T {
+        do {
+            return try chain.deserializeDirectly(data, as: T.self, collection: ck.collection, key: ck.key)
+        } catch {
+            throw Self.serializationError(error, "cannot decode the stored object", ck)
+        }
+    }
+
     func decodeMetadata(_ data: Data, _ ck: CollectionKey) throws -> any Sendable {
         let chain = configs.config(for: ck.collection).metadataChain
         do {

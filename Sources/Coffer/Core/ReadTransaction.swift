@@ -116,10 +116,18 @@ public class ReadTransaction {
     public func object<T: Decodable & Sendable>(
         forKey key: String, inCollection collection: String?, as type: T.Type
     ) throws -> T? {
+        let ck = CollectionKey(collection: collection ?? "", key: key)
+        if !core.config.objectCacheEnabled {
+            // Uncached reads decode straight into T when the collection's codec produces T.
+            try checkActive()
+            guard let data = try fetchColumn(SQL.dataForKey, ck) else { return nil }
+            let chain = configs.config(for: ck.collection).objectChain
+            if chain.decodesDirectly(as: T.self) { return try decodeDirectly(data, as: T.self, chain: chain, ck) }
+            return try castDecoding(try decodeObject(data, ck), to: T.self, ck)
+        }
         guard let value = try object(forKey: key, inCollection: collection) else { return nil }
         // The common case first: one dynamic cast, nothing else on the hot path.
         if let typed = value as? T { return typed }
-        let ck = CollectionKey(collection: collection ?? "", key: key)
         let typed = try castDecoding(value, to: T.self, ck)
         if value is EncodedValue, core.config.objectCacheEnabled { core.objectCache.setValue(typed, forKey: ck) }
         return typed

@@ -22,7 +22,7 @@ extension Serializer {
     ) -> Serializer {
         let encoder = encoder ?? Self.canonicalJSONEncoder()
         let decoder = decoder ?? JSONDecoder()
-        return Serializer(
+        var codec = Serializer(
             name: "json",
             encode: { object in
                 let value = try Self.cast(object, to: T.self, codec: "json")
@@ -40,6 +40,8 @@ extension Serializer {
                 }
             }
         )
+        codec.direct = .json(type: T.self, decoder: decoder)
+        return codec
     }
 
     /// Stores values of one `Codable` type as a binary property list, like YapDatabase's Swift

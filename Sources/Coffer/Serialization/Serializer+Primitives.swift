@@ -4,11 +4,15 @@ extension Serializer {
     /// Stores `Data` values as they are (the identity codec).
     ///
     /// Encoding any other type throws ``SerializationError/Code/typeMismatch``.
-    public static let data = Serializer(
-        name: "data",
-        encode: { object in try cast(object, to: Data.self, codec: "data") },
-        decode: { $0 }
-    )
+    public static let data: Serializer = {
+        var codec = Serializer(
+            name: "data",
+            encode: { object in try cast(object, to: Data.self, codec: "data") },
+            decode: { $0 }
+        )
+        codec.direct = .identity
+        return codec
+    }()
 
     /// Stores `String` values as their UTF-8 bytes.
     ///

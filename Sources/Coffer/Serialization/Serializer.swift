@@ -14,6 +14,8 @@ public struct Serializer: Sendable {
     public var name: String
     let encodeBody: @Sendable (any Sendable) throws -> Data
     let decodeBody: @Sendable (Data) throws -> any Sendable
+    /// Set by the factories whose output type is known, for typed reads without boxing.
+    var direct: DirectDecoding?
 
     /// Creates a codec from an encoding and a decoding closure.
     ///

@@ -82,7 +82,7 @@ extension SerializerChain {
         return BlobHeader.assemble(flags: flags, recordCount: count, records: records, payload: payload)
     }
 
-    private func undoStages(of data: Data, collection: String, key: String) throws(SerializationError) -> Data {
+    func undoStages(of data: Data, collection: String, key: String) throws(SerializationError) -> Data {
         guard BlobHeader.hasMagic(data) else {
             try checkUnencryptedAllowed()
             return data

@@ -64,6 +64,7 @@ import Testing
             Issue.record("the sqlcipher shell is not installed (scripts/dev.sh installs it)")
             return
         }
+        try TestSupport.waitUntilClosed(dir.file("db.sqlite"))
         let text = try TestSupport.runSQLCipherShell(
             shell, database: dir.file("db.sqlite"), rawKey: key,
             script: "SELECT count(*) FROM database2;\nSELECT \"key\", quote(\"data\") FROM database2;\n.dump")

@@ -94,6 +94,7 @@ import Testing
                 for i in 0..<10 { try tx.setObject(Secret(name: "\(i)", value: canary), forKey: "k\(i)", inCollection: "secrets") }
             }
         }
+        try TestSupport.waitUntilClosed(dir.file("db.sqlite"))
         let text = try TestSupport.runSQLCipherShell(
             shell, database: dir.file("db.sqlite"), rawKey: key,
             script: "SELECT count(*) FROM database2;\nSELECT \"key\", quote(\"data\") FROM database2;\n.dump")
