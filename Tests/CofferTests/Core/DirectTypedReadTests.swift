@@ -1,0 +1,119 @@
+import CofferTestSupport
+import Crypto
+import Foundation
+import Testing
+
+@testable import Coffer
+
+/// Uncached typed reads decode straight into the requested type when the codec produces it; they
+/// must give exactly what the boxed path gives, values and errors alike.
+@Suite struct DirectTypedReadTests {
+    struct Note: Codable, Sendable, Equatable {
+        var title: String
+        var body: String
+    }
+
+    struct Other: Codable, Sendable, Equatable {
+        var count: Int
+    }
+
+    let dir = TemporaryDirectory()
+
+    func open() throws -> Database {
+        let db = try Database(url: dir.file("db.sqlite"), options: TestSupport.rawKeyOptions(TestSupport.randomKey()))
+        let keyring = try Keyring(key: SymmetricKey(size: .bits256), id: 1)
+        db.registerSerializer(SerializerChain(codec: .data), forCollection: "raw")
+        db.registerCodable(Note.self, forCollection: "notes")
+        db.registerCodable(Note.self, forCollection: "sealed", stages: [.zlib(threshold: 8), .aesGCM(keyring)])
+        return db
+    }
+
+    func uncached(_ db: Database) throws -> Connection {
+        let connection = try db.newConnection()
+        connection.objectCacheEnabled = false
+        return connection
+    }
+
+    @Test(arguments: [false, true])
+    func typedReadsAndEnumerationsMatchTheBoxedPath(cacheEnabled: Bool) throws {
+        let db = try open()
+        let writer = try db.newConnection()
+        let notes = (0..<20).map { Note(title: "t\($0)", body: String(repeating: "b", count: $0 * 7)) }
+        try writer.readWrite { tx in
+            for (index, note) in notes.enumerated() {
+                try tx.setObject(Data(note.title.utf8), forKey: "k\(index)", inCollection: "raw")
+                try tx.setObject(note, forKey: "k\(index)", inCollection: "notes")
+                try tx.setObject(note, forKey: "k\(index)", inCollection: "sealed")
+            }
+        }
+        let reader = try db.newConnection()
+        reader.objectCacheEnabled = cacheEnabled
+        try reader.read { tx in
+            for (index, note) in notes.enumerated() {
+                #expect(try tx.object(forKey: "k\(index)", inCollection: "raw", as: Data.self) == Data(note.title.utf8))
+                #expect(try tx.object(forKey: "k\(index)", inCollection: "notes", as: Note.self) == note)
+                #expect(try tx.object(forKey: "k\(index)", inCollection: "sealed", as: Note.self) == note)
+            }
+            #expect(try tx.object(forKey: "missing", inCollection: "notes", as: Note.self) == nil)
+            for collection in ["notes", "sealed"] {
+                var seen: [String: Note] = [:]
+                try tx.enumerateKeysAndObjects(inCollection: collection, as: Note.self) { key, note, _ in seen[key] = note }
+                #expect(seen.count == notes.count)
+                for (index, note) in notes.enumerated() { #expect(seen["k\(index)"] == note) }
+            }
+            var raw = 0
+            try tx.enumerateKeysAndObjects(inCollection: "raw", as: Data.self, filter: { $0 != "k0" }) { _, data, _ in
+                #expect(data.starts(with: Data("t".utf8)))
+                raw += 1
+            }
+            #expect(raw == notes.count - 1)
+        }
+    }
+
+    @Test func aTypeTheCodecDoesNotProduceIsATypedErrorNamingTheRow() throws {
+        let db = try open()
+        try db.newConnection().readWrite { tx in
+            try tx.setObject(Note(title: "a", body: "b"), forKey: "n", inCollection: "notes")
+            try tx.setObject(Data([1, 2, 3]), forKey: "r", inCollection: "raw")
+        }
+        let reader = try uncached(db)
+        try reader.read { tx in
+            let wrongType = #expect(throws: DatabaseError.self) {
+                _ = try tx.object(forKey: "n", inCollection: "notes", as: Other.self)
+            }
+            #expect(wrongType?.collection == "notes" && wrongType?.key == "n")
+            let wrongRaw = #expect(throws: DatabaseError.self) {
+                _ = try tx.object(forKey: "r", inCollection: "raw", as: String.self)
+            }
+            #expect(wrongRaw?.code == .typeMismatch)
+            #expect(wrongRaw?.collection == "raw" && wrongRaw?.key == "r")
+            let inEnumeration = #expect(throws: DatabaseError.self) {
+                try tx.enumerateKeysAndObjects(inCollection: "notes", as: Other.self) { _, _, _ in }
+            }
+            #expect(inEnumeration?.key == "n")
+        }
+    }
+
+    @Test func aTamperedSealedBlobFailsAuthenticationOnTheDirectPath() throws {
+        let db = try open()
+        let writer = try db.newConnection()
+        try writer.readWrite { tx in try tx.setObject(Note(title: "a", body: "b"), forKey: "s", inCollection: "sealed") }
+        var blob = try #require(try writer.read { try $0.serializedObject(forKey: "s", inCollection: "sealed") })
+        blob[blob.count - 1] ^= 0x01
+        try writer.readWrite { tx in
+            try tx.setObject(
+                Note(title: "x", body: "y"), forKey: "s", inCollection: "sealed", withMetadata: nil,
+                serializedObject: blob, serializedMetadata: nil)
+        }
+        let reader = try uncached(db)
+        try reader.read { tx in
+            let error = #expect(throws: DatabaseError.self) {
+                _ = try tx.object(forKey: "s", inCollection: "sealed", as: Note.self)
+            }
+            #expect(error?.code == .serialization)
+            #expect(error?.collection == "sealed" && error?.key == "s")
+            #expect((error?.underlying as? SerializationError)?.code == .authenticationFailed)
+        }
+        #expect(try reader.read { try $0.serializedObject(forKey: "s", inCollection: "sealed") } == blob)
+    }
+}
