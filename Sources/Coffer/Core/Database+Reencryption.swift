@@ -25,7 +25,7 @@ extension Database {
     /// - Parameters:
     ///   - collection: The collection whose blobs move to the current key.
     ///   - batchSize: How many rows each write transaction examines.
-    ///   - progress: Called after each batch; return false to stop (resume later).
+    ///   - progress: Called after each batch that leaves rows to examine; return false to stop (resume later).
     /// - Returns: the final progress of this run.
     /// - Complexity: O(rows in the collection); one write transaction per batch.
     /// - Throws: ``DatabaseError`` (`.serialization` naming the row that cannot be decoded —
