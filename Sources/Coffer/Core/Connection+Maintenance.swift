@@ -80,7 +80,7 @@ extension Connection {
         try queue.sync { try vacuumOnQueue() }
     }
 
-    /// Runs ``vacuum()`` on the connection's queue without blocking the caller.
+    /// Runs ``vacuum()-5fc0h`` on the connection's queue without blocking the caller.
     /// - Throws: any ``DatabaseError`` from SQLite.
     public func vacuum() async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in

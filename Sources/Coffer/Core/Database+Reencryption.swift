@@ -22,7 +22,10 @@ extension Database {
     /// returning false, or by a crash — resumes where it stopped when called again.
     /// Values are re-encrypted as they are: they keep their bytes, nobody is notified, and
     /// extensions are not involved.
-    /// - Parameter progress: called after each batch; return false to stop (resume later).
+    /// - Parameters:
+    ///   - collection: The collection whose blobs move to the current key.
+    ///   - batchSize: How many rows each write transaction examines.
+    ///   - progress: Called after each batch that leaves rows to examine; return false to stop (resume later).
     /// - Returns: the final progress of this run.
     /// - Complexity: O(rows in the collection); one write transaction per batch.
     /// - Throws: ``DatabaseError`` (`.serialization` naming the row that cannot be decoded —

@@ -14,7 +14,7 @@ import Synchronization
 /// var options = DatabaseOptions()
 /// options.key = .raw(dataKey)
 /// let db = try Database(url: url, options: options)
-/// let conn = db.newConnection()
+/// let conn = try db.newConnection()
 /// try conn.readWrite { tx in try tx.setObject(note, forKey: "n1", inCollection: "notes") }
 /// ```
 public final class Database: Sendable {

@@ -135,7 +135,8 @@ public final class ReadWriteTransaction: ReadTransaction {
 
     /// Replaces the object of an existing row, keeping its metadata; does nothing when the row does not exist.
     ///
-    /// A nil object removes the row. - Throws: ``DatabaseError`` `.serialization` or any error from writing.
+    /// A nil object removes the row.
+    /// - Throws: ``DatabaseError`` `.serialization` or any error from writing.
     public func replaceObject(_ object: (any Sendable)?, forKey key: String, inCollection collection: String?) throws {
         try checkWritable()
         let ck = CollectionKey(collection: collection ?? "", key: key)
@@ -174,7 +175,8 @@ public final class ReadWriteTransaction: ReadTransaction {
 
     /// Replaces the metadata of an existing row, keeping its object; does nothing when the row does not exist.
     ///
-    /// Nil clears the metadata. - Throws: ``DatabaseError`` `.serialization` or any error from writing.
+    /// Nil clears the metadata.
+    /// - Throws: ``DatabaseError`` `.serialization` or any error from writing.
     public func replaceMetadata(
         _ metadata: (any Sendable)?, forKey key: String, inCollection collection: String?
     ) throws {

@@ -11,9 +11,10 @@ extension Database {
     /// Registers `ext` under `name`, creating and populating its tables from existing rows in one write
     /// transaction.
     ///
-    /// Blocks until done. - Complexity: O(rows) when the extension is new or its version changed; O(1) otherwise. -
-    /// Throws: ``DatabaseError`` `.extensionFailure` (name taken, not a Coffer extension, or the   extension failed
-    /// — the transaction is rolled back and nothing changes), `.misuse` inside a write.
+    /// Blocks until done.
+    /// - Complexity: O(rows) when the extension is new or its version changed; O(1) otherwise.
+    /// - Throws: ``DatabaseError`` `.extensionFailure` (name taken, not a Coffer extension, or the
+    ///   extension failed — the transaction is rolled back and nothing changes), `.misuse` inside a write.
     public func register(_ ext: some DatabaseExtension, withName name: String, config: ConnectionConfig? = nil) throws {
         guard let implementation = ext as? any ExtensionImplementation else {
             throw DatabaseError(.extensionFailure, "\(type(of: ext)) is not one of Coffer's extensions")
@@ -61,7 +62,8 @@ extension Database {
 
     /// Unregisters the extension named `name` and drops its tables.
     ///
-    /// Does nothing for an unknown name. - Throws: ``DatabaseError`` from the write transaction.
+    /// Does nothing for an unknown name.
+    /// - Throws: ``DatabaseError`` from the write transaction.
     public func unregister(extensionNamed name: String) throws {
         let connection = try newConnection()
         try connection.readWrite { tx in try tx.uninstallExtension(named: name) }

@@ -25,7 +25,7 @@ extension Connection {
         }
     }
 
-    /// Runs ``backup(to:key:cipher:progress:)`` without blocking the caller.
+    /// Runs ``backup(to:key:cipher:progress:)-9f9nl`` without blocking the caller.
     /// - Throws: as the synchronous form.
     public func backup(
         to url: URL, key: DatabaseKey? = nil, cipher: CipherSettings? = nil, progress: Progress? = nil
@@ -65,7 +65,8 @@ extension Connection {
     /// Writes an UNENCRYPTED copy of the database to `url`.
     ///
     /// Everything in it is readable by anyone who can read the file: use only to hand data to a tool that needs
-    /// plaintext. - Throws: ``DatabaseError``.
+    /// plaintext.
+    /// - Throws: ``DatabaseError``.
     public func exportUnencryptedCopy(to url: URL) throws {
         try TransactionGuard.checkCanBegin(connection: id, write: false)
         try queue.sync {

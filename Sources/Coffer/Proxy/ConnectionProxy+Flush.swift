@@ -30,7 +30,7 @@ extension ConnectionProxy {
         try immediate.get()
     }
 
-    /// Returns once every change made before the call is committed (see ``flush()``).
+    /// Returns once every change made before the call is committed (see ``flush()-9k58q``).
     /// - Throws: the error of a batch that failed while the flush waited.
     public func flush() async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in

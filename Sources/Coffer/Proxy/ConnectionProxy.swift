@@ -20,13 +20,13 @@ import Synchronization
 /// it **begins**, so a burst of changes made while an earlier write is queued or running ends up
 /// in one transaction. When a batch commits, the proxy forgets the values it wrote unless they
 /// were changed again in the meantime. A batch that fails keeps its values pending (they stay
-/// readable), reports its error through ``flush()`` and ``lastWriteError``, and is written again
+/// readable), reports its error through ``flush()-9k58q`` and ``lastWriteError``, and is written again
 /// on the next change or flush — values never silently vanish while the proxy lives.
 ///
 /// Caveats, as in YapDatabase: the proxy assumes it owns its rows. Another connection reading a
 /// row before the proxy wrote it sees the old value, and a value another connection writes can be
 /// overwritten by the proxy's next batch. Pending changes that were never written are lost when
-/// the proxy is released after a failed batch; call ``flush()`` before letting go of one.
+/// the proxy is released after a failed batch; call ``flush()-9k58q`` before letting go of one.
 public final class ConnectionProxy: Sendable {
     /// The database the proxy reads and writes.
     public let database: Database

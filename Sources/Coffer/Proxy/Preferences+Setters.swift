@@ -3,7 +3,7 @@ public import Foundation
 /// Setting and removing values: memory is updated at once and nothing waits for the disk.
 ///
 /// Changes reach the proxy in bursts: a few milliseconds after the first change (or at once on
-/// ``Preferences/flush()``), every key changed since is handed over in one pass, so a set costs one
+/// ``Preferences/flush()-7y7c4``), every key changed since is handed over in one pass, so a set costs one
 /// lock and one dictionary update.
 extension Preferences {
     /// Stores a Boolean.

@@ -142,7 +142,7 @@ public final class Preferences: Sendable {
         return values.mapValues(\.propertyListObject)
     }
 
-    /// Blocks until every change made before the call is committed (see ``ConnectionProxy/flush()``).
+    /// Blocks until every change made before the call is committed (see ``ConnectionProxy/flush()-9k58q``).
     /// - Throws: the error of a failed write (the changes stay pending and are retried), or
     ///   ``DatabaseError`` `.misuse` when called inside a read-write transaction.
     public func flush() throws {
@@ -157,7 +157,7 @@ public final class Preferences: Sendable {
         try await proxy.flush()
     }
 
-    /// Waits until every change is committed; returns whether it was (``flush()`` says why not).
+    /// Waits until every change is committed; returns whether it was (``flush()-7y7c4`` says why not).
     @discardableResult
     public func synchronize() -> Bool {
         (try? flush()) != nil

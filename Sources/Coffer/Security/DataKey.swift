@@ -18,7 +18,7 @@ public import Foundation
 ///
 /// ```swift
 /// let key = try keyFile.unwrap(passphrase: passphraseBytes)
-/// try key.withUnsafeBytes { bytes in try connection.setRawKey(bytes) }
+/// options.key = .raw(key.withUnsafeBytes { Data($0) })
 /// ```
 public final class DataKey: @unchecked Sendable, Equatable, CustomStringConvertible {
     // Safety: the buffer is written only in `init` and in `deinit`; between the two it is

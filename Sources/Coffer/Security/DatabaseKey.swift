@@ -3,7 +3,7 @@ public import Foundation
 /// How the database file is keyed for SQLCipher.
 ///
 /// Prefer ``raw(_:)`` or ``keyFile(_:passphrase:)``: a full-entropy key costs nothing to apply,
-/// while ``passphrase(_:)`` runs SQLCipher's PBKDF2 (about 25 ms at 64,000 iterations) — once per
+/// while ``passphrase(_:)-enum.case`` runs SQLCipher's PBKDF2 (about 25 ms at 64,000 iterations) — once per
 /// ``Database``, since Coffer keys later connections with the derived key.
 public enum DatabaseKey: Sendable {
     /// A passphrase, stretched by SQLCipher's PBKDF2-HMAC-SHA1 with the file's salt.
