@@ -10,12 +10,6 @@ public struct Changeset: Sendable {
     public let connectionID: UInt64
     /// The committing connection's name, if it had one.
     public let connectionName: String?
-    /// Rows whose object was set, replaced or touched.
-    public let objectChanges: Set<CollectionKey>
-    /// Rows whose metadata was set, replaced, cleared or touched.
-    public let metadataChanges: Set<CollectionKey>
-    /// Rows that did not exist before the transaction.
-    public let insertedKeys: Set<CollectionKey>
     /// Rows removed one by one (rows of a cleared collection are not listed here).
     public let removedKeys: Set<CollectionKey>
     /// Collections emptied with `removeAllObjects(inCollection:)`.
@@ -27,10 +21,19 @@ public struct Changeset: Sendable {
     /// Per-extension changes, by registered extension name.
     public let extensionChanges: [String: any Sendable]
 
-    /// How sibling connections update their caches, per row (internal: values never leave the process
-    /// through the public API of a changeset).
-    let objectUpdates: [CollectionKey: CacheUpdate]
-    let metadataUpdates: [CollectionKey: CacheUpdate]
+    /// What happened to each set, replaced or touched row, with how sibling connections update their
+    /// caches (internal: values never leave the process through the public API of a changeset).
+    let rows: ChangedRows
+
+    /// Rows whose object was set, replaced or touched.
+    /// - Complexity: O(n) in the rows the transaction changed on the first access; the set is kept.
+    public var objectChanges: Set<CollectionKey> { rows.objectKeys }
+    /// Rows whose metadata was set, replaced, cleared or touched.
+    /// - Complexity: O(n) in the rows the transaction changed on the first access; the set is kept.
+    public var metadataChanges: Set<CollectionKey> { rows.metadataKeys }
+    /// Rows that did not exist before the transaction.
+    /// - Complexity: O(n) in the rows the transaction changed on the first access; the set is kept.
+    public var insertedKeys: Set<CollectionKey> { rows.insertedKeys }
 
     init(
         snapshot: UInt64, connectionID: UInt64, connectionName: String?, changes: PendingChanges,
@@ -39,11 +42,7 @@ public struct Changeset: Sendable {
         self.snapshot = snapshot
         self.connectionID = connectionID
         self.connectionName = connectionName
-        self.objectUpdates = changes.objectUpdates
-        self.metadataUpdates = changes.metadataUpdates
-        self.objectChanges = Set(changes.objectUpdates.keys)
-        self.metadataChanges = Set(changes.metadataUpdates.keys)
-        self.insertedKeys = changes.insertedKeys
+        self.rows = ChangedRows(changes.rows)
         self.removedKeys = changes.removedKeys
         self.removedCollections = changes.removedCollections
         self.allKeysRemoved = changes.allKeysRemoved
@@ -51,14 +50,18 @@ public struct Changeset: Sendable {
         self.extensionChanges = extensionChanges
     }
 
-    /// Whether the commit changed nothing a reader could see.
+    /// Whether the object of `ck` was set, replaced or touched (O(1)).
+    func changesObject(_ ck: CollectionKey) -> Bool { rows.changes[ck]?.object != nil }
+
+    /// Whether the metadata of `ck` was set, replaced, cleared or touched (O(1)).
+    func changesMetadata(_ ck: CollectionKey) -> Bool { rows.changes[ck]?.metadata != nil }
+
     var isEmpty: Bool {
-        objectUpdates.isEmpty && metadataUpdates.isEmpty && removedKeys.isEmpty && removedCollections.isEmpty
+        rows.changes.isEmpty && removedKeys.isEmpty && removedCollections.isEmpty
             && !allKeysRemoved && customObject == nil && extensionChanges.isEmpty
     }
 }
 
-/// What a sibling connection does with a cached value after a commit.
 enum CacheUpdate: @unchecked Sendable {
     // Safety: values stored here are `any Sendable` or nil; the enum only adds the case tag.
     /// Drop the cached value (containment policy): it is read again on demand.
@@ -86,11 +89,19 @@ enum CacheUpdate: @unchecked Sendable {
     }
 }
 
+/// What one transaction did to one row: one record per row keeps a bulk write to one hash insertion.
+struct RowChange {
+    /// How sibling caches update the object; nil when the object was not touched.
+    var object: CacheUpdate?
+    /// How sibling caches update the metadata; nil when the metadata was not touched.
+    var metadata: CacheUpdate?
+    /// Whether the row did not exist before the transaction.
+    var inserted = false
+}
+
 /// The changes a read-write transaction has made so far.
 struct PendingChanges {
-    var objectUpdates: [CollectionKey: CacheUpdate] = [:]
-    var metadataUpdates: [CollectionKey: CacheUpdate] = [:]
-    var insertedKeys: Set<CollectionKey> = []
+    var rows: [CollectionKey: RowChange] = [:]
     var removedKeys: Set<CollectionKey> = []
     var removedCollections: Set<String> = []
     var allKeysRemoved = false
@@ -98,22 +109,25 @@ struct PendingChanges {
     var hasDiskChanges = false
 
     var isEmpty: Bool {
-        objectUpdates.isEmpty && metadataUpdates.isEmpty && removedKeys.isEmpty && removedCollections.isEmpty
-            && !allKeysRemoved
+        rows.isEmpty && removedKeys.isEmpty && removedCollections.isEmpty && !allKeysRemoved
     }
 
+    /// Whether a row of `collection` was inserted by this transaction.
+    func insertedRows(in collection: String) -> Bool {
+        rows.contains { $0.key.collection == collection && $0.value.inserted }
+    }
+
+    /// Whether any row was inserted by this transaction.
+    var hasInsertedRows: Bool { rows.values.contains { $0.inserted } }
+
     mutating func noteRemoved(_ ck: CollectionKey) {
-        objectUpdates[ck] = nil
-        metadataUpdates[ck] = nil
-        insertedKeys.remove(ck)
+        rows[ck] = nil
         removedKeys.insert(ck)
         hasDiskChanges = true
     }
 
     mutating func noteRemovedCollection(_ collection: String) {
-        objectUpdates = objectUpdates.filter { $0.key.collection != collection }
-        metadataUpdates = metadataUpdates.filter { $0.key.collection != collection }
-        insertedKeys = insertedKeys.filter { $0.collection != collection }
+        rows = rows.filter { $0.key.collection != collection }
         removedKeys = removedKeys.filter { $0.collection != collection }
         removedCollections.insert(collection)
         hasDiskChanges = true

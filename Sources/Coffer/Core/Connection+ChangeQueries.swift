@@ -7,7 +7,7 @@ extension Connection {
     public func hasChange(forKey key: String, inCollection collection: String?, in changesets: [Changeset]) -> Bool {
         let ck = CollectionKey(collection: collection ?? "", key: key)
         return changesets.contains {
-            $0.objectChanges.contains(ck) || $0.metadataChanges.contains(ck) || $0.removedKeys.contains(ck)
+            $0.changesObject(ck) || $0.changesMetadata(ck) || $0.removedKeys.contains(ck)
                 || $0.clears(ck.collection)
         }
     }
@@ -18,7 +18,7 @@ extension Connection {
     {
         let ck = CollectionKey(collection: collection ?? "", key: key)
         return changesets.contains {
-            $0.objectChanges.contains(ck) || $0.removedKeys.contains(ck) || $0.clears(ck.collection)
+            $0.changesObject(ck) || $0.removedKeys.contains(ck) || $0.clears(ck.collection)
         }
     }
 
@@ -28,7 +28,7 @@ extension Connection {
     {
         let ck = CollectionKey(collection: collection ?? "", key: key)
         return changesets.contains {
-            $0.metadataChanges.contains(ck) || $0.removedKeys.contains(ck) || $0.clears(ck.collection)
+            $0.changesMetadata(ck) || $0.removedKeys.contains(ck) || $0.clears(ck.collection)
         }
     }
 
@@ -58,8 +58,8 @@ extension Connection {
         let collection = collection ?? ""
         return changesets.contains { changeset in
             changeset.clears(collection)
-                || changeset.objectChanges.contains { $0.collection == collection }
-                || changeset.metadataChanges.contains { $0.collection == collection }
+                || changeset.rows.changes.contains { $0.key.collection == collection && $0.value.object != nil }
+                || changeset.rows.changes.contains { $0.key.collection == collection && $0.value.metadata != nil }
                 || changeset.removedKeys.contains { $0.collection == collection }
         }
     }
@@ -69,7 +69,7 @@ extension Connection {
         let collection = collection ?? ""
         return changesets.contains { changeset in
             changeset.clears(collection)
-                || changeset.objectChanges.contains { $0.collection == collection }
+                || changeset.rows.changes.contains { $0.key.collection == collection && $0.value.object != nil }
                 || changeset.removedKeys.contains { $0.collection == collection }
         }
     }
@@ -79,7 +79,7 @@ extension Connection {
         let collection = collection ?? ""
         return changesets.contains { changeset in
             changeset.clears(collection)
-                || changeset.metadataChanges.contains { $0.collection == collection }
+                || changeset.rows.changes.contains { $0.key.collection == collection && $0.value.metadata != nil }
                 || changeset.removedKeys.contains { $0.collection == collection }
         }
     }

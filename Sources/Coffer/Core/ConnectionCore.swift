@@ -164,25 +164,31 @@ final class ConnectionCore: @unchecked Sendable {
             objectCache.removeValues(forKeys: changeset.removedKeys)
             metadataCache.removeValues(forKeys: changeset.removedKeys)
         }
-        for (ck, update) in changeset.objectUpdates {
-            switch update {
-            case .touch: break
-            case .evict: objectCache.removeValue(forKey: ck)
-            case .set(let value):
-                if objectCache.contains(ck), let value { objectCache.setValue(value, forKey: ck) }
-            case .copy(let value):
-                if objectCache.contains(ck) { objectCache.setValue(value.copy(), forKey: ck) }
-            }
+        for (ck, change) in changeset.rows.changes {
+            if let update = change.object { applyToObjectCache(update, ck) }
+            if let update = change.metadata { applyToMetadataCache(update, ck) }
         }
-        for (ck, update) in changeset.metadataUpdates {
-            switch update {
-            case .touch: break
-            case .evict: metadataCache.removeValue(forKey: ck)
-            case .set(let value):
-                if metadataCache.contains(ck) { metadataCache.setValue(value, forKey: ck) }
-            case .copy(let value):
-                if metadataCache.contains(ck) { metadataCache.setValue(value.copy(), forKey: ck) }
-            }
+    }
+
+    private func applyToObjectCache(_ update: CacheUpdate, _ ck: CollectionKey) {
+        switch update {
+        case .touch: break
+        case .evict: objectCache.removeValue(forKey: ck)
+        case .set(let value):
+            if objectCache.contains(ck), let value { objectCache.setValue(value, forKey: ck) }
+        case .copy(let value):
+            if objectCache.contains(ck) { objectCache.setValue(value.copy(), forKey: ck) }
+        }
+    }
+
+    private func applyToMetadataCache(_ update: CacheUpdate, _ ck: CollectionKey) {
+        switch update {
+        case .touch: break
+        case .evict: metadataCache.removeValue(forKey: ck)
+        case .set(let value):
+            if metadataCache.contains(ck) { metadataCache.setValue(value, forKey: ck) }
+        case .copy(let value):
+            if metadataCache.contains(ck) { metadataCache.setValue(value.copy(), forKey: ck) }
         }
     }
 }

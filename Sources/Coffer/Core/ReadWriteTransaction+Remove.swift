@@ -73,7 +73,7 @@ extension ReadWriteTransaction {
         core.objectCache.removeAll { ck, _ in ck.collection == collection }
         core.metadataCache.removeAll { ck, _ in ck.collection == collection }
         try runHooks(hooks) { hook in try hook.didRemoveAll(inCollection: collection) }
-        guard removed > 0 || changes.insertedKeys.contains(where: { $0.collection == collection }) else { return }
+        guard removed > 0 || changes.insertedRows(in: collection) else { return }
         core.mutationCount &+= 1
         changes.noteRemovedCollection(collection)
     }
@@ -91,7 +91,7 @@ extension ReadWriteTransaction {
         }
         core.flushCaches()
         try runHooks(hooks) { hook in try hook.didRemoveAllCollections() }
-        guard removed > 0 || !changes.insertedKeys.isEmpty else { return }
+        guard removed > 0 || changes.hasInsertedRows else { return }
         core.mutationCount &+= 1
         changes.noteRemovedAll()
     }
@@ -120,8 +120,7 @@ extension ReadWriteTransaction {
         try checkWritable()
         let ck = CollectionKey(collection: collection ?? "", key: key)
         guard let rowid = try existingRowid(ck) else { return }
-        if object && changes.objectUpdates[ck] == nil { changes.objectUpdates[ck] = .touch }
-        if metadata && changes.metadataUpdates[ck] == nil { changes.metadataUpdates[ck] = .touch }
+        Self.touch(&changes.rows[ck, default: RowChange()], object: object, metadata: metadata)
         let hooks = hookReceivers
         guard !hooks.isEmpty else { return }
         let row = ExtensionRow(
@@ -136,5 +135,11 @@ extension ReadWriteTransaction {
         core.objectCache.removeValue(forKey: ck)
         core.metadataCache.removeValue(forKey: ck)
         changes.noteRemoved(ck)
+    }
+
+    /// Marks a touch without overriding a real change made earlier in the transaction.
+    private static func touch(_ change: inout RowChange, object: Bool, metadata: Bool) {
+        if object && change.object == nil { change.object = .touch }
+        if metadata && change.metadata == nil { change.metadata = .touch }
     }
 }

@@ -122,13 +122,23 @@ public final class ReadWriteTransaction: ReadTransaction {
         }
         core.mutationCount &+= 1
         changes.hasDiskChanges = true
-        if inserted { changes.insertedKeys.insert(ck) }
         if core.config.objectCacheEnabled { core.objectCache.setValue(object, forKey: ck) }
         if core.config.metadataCacheEnabled { core.metadataCache.setValue(metadata, forKey: ck) }
-        changes.objectUpdates[ck] = .forWrite(object, policy: config.objectPolicy)
-        changes.metadataUpdates[ck] = .forWrite(metadata, policy: config.metadataPolicy)
+        let objectUpdate = CacheUpdate.forWrite(object, policy: config.objectPolicy)
+        let metadataUpdate = CacheUpdate.forWrite(metadata, policy: config.metadataPolicy)
+        // One hash lookup records the whole row; the change is modified in place.
+        Self.record(&changes.rows[ck, default: RowChange()], object: objectUpdate, metadata: metadataUpdate, inserted)
         config.objectPostSanitizer?(ck.collection, ck.key, object)
         if let metadata { config.metadataPostSanitizer?(ck.collection, ck.key, metadata) }
+    }
+
+    @inline(__always)
+    private static func record(
+        _ change: inout RowChange, object: CacheUpdate, metadata: CacheUpdate, _ inserted: Bool
+    ) {
+        change.object = object
+        change.metadata = metadata
+        if inserted { change.inserted = true }
     }
 
     // MARK: Replace
@@ -169,7 +179,7 @@ public final class ReadWriteTransaction: ReadTransaction {
         core.mutationCount &+= 1
         changes.hasDiskChanges = true
         if core.config.objectCacheEnabled { core.objectCache.setValue(object, forKey: ck) }
-        changes.objectUpdates[ck] = .forWrite(object, policy: config.objectPolicy)
+        changes.rows[ck, default: RowChange()].object = .forWrite(object, policy: config.objectPolicy)
         config.objectPostSanitizer?(ck.collection, ck.key, object)
     }
 
@@ -205,7 +215,7 @@ public final class ReadWriteTransaction: ReadTransaction {
         core.mutationCount &+= 1
         changes.hasDiskChanges = true
         if core.config.metadataCacheEnabled { core.metadataCache.setValue(metadata, forKey: ck) }
-        changes.metadataUpdates[ck] = .forWrite(metadata, policy: config.metadataPolicy)
+        changes.rows[ck, default: RowChange()].metadata = .forWrite(metadata, policy: config.metadataPolicy)
         if let metadata { config.metadataPostSanitizer?(ck.collection, ck.key, metadata) }
     }
 

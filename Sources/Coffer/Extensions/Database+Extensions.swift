@@ -36,7 +36,7 @@ extension Database {
             extensions.withLock { $0.remove(named: name) }
             throw DatabaseError(
                 .extensionFailure, "registering \"\(name)\" failed: \(error)",
-                underlying: error as? any Error & Sendable)
+                underlying: error)
         }
     }
 

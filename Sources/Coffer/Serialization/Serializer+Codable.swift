@@ -40,7 +40,7 @@ extension Serializer {
                 }
             }
         )
-        codec.direct = .json(type: T.self, decoder: decoder)
+        codec.direct = .json(type: ObjectIdentifier(T.self), decoder: decoder)
         return codec
     }
 

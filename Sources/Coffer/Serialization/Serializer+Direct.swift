@@ -14,14 +14,14 @@ extension Serializer {
         /// `Data` as stored (``Serializer/data``).
         case identity
         /// JSON of one `Decodable` type with the codec's own decoder.
-        case json(type: any Decodable.Type, decoder: JSONDecoder)
+        case json(type: ObjectIdentifier, decoder: JSONDecoder)
     }
 
     /// Whether ``decodeDirectly(_:as:)`` can produce a `T`.
     func decodesDirectly<T>(as type: T.Type) -> Bool {
         switch direct {
         case .identity: T.self == Data.self
-        case .json(let codecType, _): codecType == T.self
+        case .json(let codecType, _): codecType == ObjectIdentifier(T.self)
         case nil: false
         }
     }
@@ -35,7 +35,7 @@ extension Serializer {
         case .identity where T.self == Data.self:
             // Same type, checked just above: the bit pattern is the value.
             return unsafeBitCast(data, to: T.self)
-        case .json(let codecType, let decoder) where codecType == T.self:
+        case .json(let codecType, let decoder) where codecType == ObjectIdentifier(T.self):
             do {
                 return try decoder.decode(T.self, from: data)
             } catch {
