@@ -25,6 +25,9 @@ final class ConnectionCore: @unchecked Sendable {
     var stashedChangesets: [Changeset] = []
     /// Bumped by every write that changes rows, so enumerations detect mutation.
     var mutationCount = 0
+    /// Whether the last upsert found its row: the next one then tries UPDATE before INSERT, so bulk
+    /// inserts and rewrites of existing rows each pay for one statement per row.
+    var lastUpsertUpdated = false
     /// Each registered extension's state on this connection, created on first use.
     var extensionStates: [String: any ExtensionConnectionState] = [:]
 

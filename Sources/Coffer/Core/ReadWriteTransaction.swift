@@ -227,19 +227,32 @@ public final class ReadWriteTransaction: ReadTransaction {
     /// Returns whether it inserted.
     private func insertOrUpdate(_ ck: CollectionKey, data: Data, metadata: Data?) throws -> Bool {
         try mapSQLite(collection: ck.collection, key: ck.key) { () throws -> Bool in
+            if core.lastUpsertUpdated {
+                if try updateRow(ck, data: data, metadata: metadata) { return false }
+                try insertRow(ck, data: data, metadata: metadata)
+                core.lastUpsertUpdated = false
+                return true
+            }
             do {
                 try insertRow(ck, data: data, metadata: metadata)
                 return true
             } catch let error as SQLiteError where error.isConstraint {
-                let stmt = try core.sqlite.cachedStatement(SQL.updateAllByKey)
-                try stmt.bind(data, at: 1)
-                try stmt.bind(metadata, at: 2)
-                try stmt.bind(ck.collection, at: 3)
-                try stmt.bind(ck.key, at: 4)
-                try stmt.run()
+                guard try updateRow(ck, data: data, metadata: metadata) else { throw error }
+                core.lastUpsertUpdated = true
                 return false
             }
         }
+    }
+
+    /// Rewrites the row `ck`; returns whether it existed.
+    private func updateRow(_ ck: CollectionKey, data: Data, metadata: Data?) throws -> Bool {
+        let stmt = try core.sqlite.cachedStatement(SQL.updateAllByKey)
+        try stmt.bind(data, at: 1)
+        try stmt.bind(metadata, at: 2)
+        try stmt.bind(ck.collection, at: 3)
+        try stmt.bind(ck.key, at: 4)
+        try stmt.run()
+        return core.sqlite.changes > 0
     }
 
     private func insertRow(_ ck: CollectionKey, data: Data, metadata: Data?) throws {

@@ -402,4 +402,34 @@ import Testing
             #expect(try tx.numberOfKeys(inCollection: "col") == 0)
         }
     }
+
+    /// Upserts try UPDATE or INSERT first depending on the previous one; any mix of new and existing
+    /// keys must store every value once and report exactly the new rows as inserted.
+    @Test func interleavedInsertsAndUpdatesReportExactlyTheNewRows() throws {
+        let (test, writer, reader) = try setUp()
+        try writer.readWrite { tx in
+            for index in 0..<5 { try tx.setObject(note(index), forKey: "old\(index)", inCollection: "notes") }
+        }
+        let recorder = NotificationRecorder(test.database)
+        // Runs of updates and inserts in every order, including an update right after an insert of
+        // the same key and a new key right after a run of updates.
+        let script = ["old0", "old1", "new0", "new0", "old2", "new1", "new2", "old3", "old3", "new3", "old4"]
+        try writer.readWrite { tx in
+            for (index, key) in script.enumerated() {
+                try tx.setObject(note(100 + index), forKey: key, inCollection: "notes")
+            }
+        }
+        let changeset = try #require(recorder.changeset(snapshot: 2))
+        let ck = { CollectionKey(collection: "notes", key: $0) }
+        #expect(changeset.insertedKeys == [ck("new0"), ck("new1"), ck("new2"), ck("new3")])
+        #expect(changeset.objectChanges == Set(script.map(ck)))
+        var last: [String: Note] = [:]
+        for (index, key) in script.enumerated() { last[key] = note(100 + index) }
+        try reader.read { tx throws in
+            #expect(try tx.numberOfKeys(inCollection: "notes") == 9)
+            for (key, value) in last {
+                #expect(try tx.object(forKey: key, inCollection: "notes", as: Note.self) == value, "\(key)")
+            }
+        }
+    }
 }
