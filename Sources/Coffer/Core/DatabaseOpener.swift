@@ -157,7 +157,7 @@ struct DatabaseOpener {
     /// the probe did not touch (a stale WAL's frames), and while the guard reads, closing that
     /// handle cannot checkpoint or delete the WAL.
     private func probe(_ candidate: KeyCandidate?, cipher: CipherSettings?) throws -> SQLiteConnection? {
-        let handle = try SQLiteConnection(path: path, readOnly: true)
+        let handle = try SQLiteConnection(path: path, readOnly: true, vfs: options.vfsName)
         Self.applyBusyTimeout(handle, options: options)
         if let candidate {
             try candidate.bytes.withUnsafeBytes { try handle.applyKey($0) }
@@ -182,7 +182,7 @@ struct DatabaseOpener {
     private func openGuarded(
         _ guardHandle: SQLiteConnection?, candidate: KeyCandidate?, cipher: CipherSettings?, cipherVersion: String
     ) throws -> Result {
-        let handle = try SQLiteConnection(path: path)
+        let handle = try SQLiteConnection(path: path, vfs: options.vfsName)
         do {
             Self.applyBusyTimeout(handle, options: options)
             if let candidate {

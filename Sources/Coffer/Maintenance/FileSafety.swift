@@ -45,9 +45,11 @@ enum FileSafety {
     /// Opens a finished copy with its key and runs `PRAGMA quick_check`, so a bad copy is never
     /// put in place.
     /// - Throws: ``DatabaseError`` `.corrupt` naming `url`.
-    static func verifyDatabase(at path: URL, key: KeyCandidate?, cipher: CipherSettings?, reportedAs url: URL) throws {
+    static func verifyDatabase(
+        at path: URL, key: KeyCandidate?, cipher: CipherSettings?, reportedAs url: URL, vfs: String? = nil
+    ) throws {
         do {
-            let check = try SQLiteConnection(path: path.path, create: false)
+            let check = try SQLiteConnection(path: path.path, create: false, vfs: vfs)
             if let key {
                 try key.bytes.withUnsafeBytes { try check.applyKey($0) }
                 try check.applyCipherSettings(

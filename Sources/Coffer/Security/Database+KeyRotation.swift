@@ -59,7 +59,7 @@ extension Database {
                 }
             }
         }
-        try FileSafety.verifyDatabase(at: partial, key: candidate, cipher: cipher, reportedAs: url)
+        try FileSafety.verifyDatabase(at: partial, key: candidate, cipher: cipher, reportedAs: url, vfs: options.vfsName)
         try FileSafety.fsync(partial)
         try options.keyRotationHooks.willReplaceFile?(newKey)
 
