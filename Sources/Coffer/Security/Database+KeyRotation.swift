@@ -73,10 +73,11 @@ extension Database {
         for sidecar in [walURL, shmURL] { try? FileManager.default.removeItem(at: sidecar) }
         try FileSafety.replace(url, with: partial)
 
+        // Later handles name the salt themselves (see `KeyCandidate.salted(with:)`).
         let handleKey =
             candidate.isPassphrase
             ? try candidate.derivedRawSpec(forFileAt: url.path, iterations: cipher.kdfIterations ?? 64_000)
-            : candidate
+            : candidate.salted(with: KeyCandidate.fileSalt(atPath: url.path) ?? Data())
         let handle = try openHandle(key: handleKey, cipher: cipher)
         try mapSQLite { try handle.execute("PRAGMA journal_mode = WAL") }
         keying.withLock { keying in
