@@ -38,6 +38,11 @@ final class FaultyDisk {
     static func inspect(_ url: URL, key: Data) throws -> Contents {
         var options = TestSupport.rawKeyOptions(key)
         options.createIfMissing = false
+        return try inspect(url, options: options)
+    }
+
+    /// Opens `url` with `options` (default VFS) and returns what it holds, as ``inspect(_:key:)``.
+    static func inspect(_ url: URL, options: DatabaseOptions) throws -> Contents {
         let contents = try {
             let db = try TestSupport.open(url, options: options)
             return try Contents(db)
@@ -124,6 +129,13 @@ struct Batch {
     func commit(on connection: Connection) throws {
         try connection.readWrite { tx in try write(tx) }
     }
+}
+
+/// The call numbers a loop injects a fault at: every one of `1...count`, or, when there are more
+/// than `limit`, `limit` of them evenly spread from the first to the last (deterministic).
+func faultPoints(_ count: Int, limit: Int = .max) -> [Int] {
+    guard count > limit, limit > 1 else { return Array(1...max(count, 1)) }
+    return Array(Set((0..<limit).map { 1 + $0 * (count - 1) / (limit - 1) })).sorted()
 }
 
 /// Runs `body` and returns the ``DatabaseError`` it threw, or nil when it succeeded; records an
