@@ -1,6 +1,6 @@
 import Synchronization
 
-/// Arms, counts and clears injected I/O faults for the files under one directory. Test-only.
+/// Arms, counts and clears injected I/O faults for the files under one directory (test-only).
 ///
 /// Create a controller for a test's own temporary directory before opening any database in it:
 /// a file is bound to the controller whose directory holds it when SQLite opens it through

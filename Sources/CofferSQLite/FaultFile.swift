@@ -38,7 +38,8 @@ enum FaultFile {
     }
 
     /// The result code to fail this call with, or nil to let it through.
-    private static func intercept(_ file: UnsafeMutablePointer<sqlite3_file>, _ operation: IOFault.Operation) -> Int32? {
+    private static func intercept(_ file: UnsafeMutablePointer<sqlite3_file>, _ operation: IOFault.Operation) -> Int32?
+    {
         let raw = UnsafeMutableRawPointer(file)
         let scope = raw.load(fromByteOffset: scopeOffset, as: UInt64.self)
         guard scope != 0 else { return nil }
@@ -67,12 +68,16 @@ enum FaultFile {
             return call(inner)
         }
         table.xRead = { file, buffer, amount, offset in
-            guard let file, let (inner, methods) = FaultFile.real(file), let call = methods.xRead else { return SQLiteError.IOErrorCode.read }
+            guard let file, let (inner, methods) = FaultFile.real(file), let call = methods.xRead else {
+                return SQLiteError.IOErrorCode.read
+            }
             if let code = FaultFile.intercept(file, .read) { return code }
             return call(inner, buffer, amount, offset)
         }
         table.xWrite = { file, buffer, amount, offset in
-            guard let file, let (inner, methods) = FaultFile.real(file), let call = methods.xWrite else { return SQLiteError.IOErrorCode.write }
+            guard let file, let (inner, methods) = FaultFile.real(file), let call = methods.xWrite else {
+                return SQLiteError.IOErrorCode.write
+            }
             if let code = FaultFile.intercept(file, .write) { return code }
             return call(inner, buffer, amount, offset)
         }
@@ -84,20 +89,28 @@ enum FaultFile {
             return call(inner, size)
         }
         table.xSync = { file, flags in
-            guard let file, let (inner, methods) = FaultFile.real(file), let call = methods.xSync else { return SQLiteError.IOErrorCode.fsync }
+            guard let file, let (inner, methods) = FaultFile.real(file), let call = methods.xSync else {
+                return SQLiteError.IOErrorCode.fsync
+            }
             if let code = FaultFile.intercept(file, .sync) { return code }
             return call(inner, flags)
         }
         table.xFileSize = { file, size in
-            guard let (inner, methods) = FaultFile.real(file), let call = methods.xFileSize else { return SQLiteError.IOErrorCode.fstat }
+            guard let (inner, methods) = FaultFile.real(file), let call = methods.xFileSize else {
+                return SQLiteError.IOErrorCode.fstat
+            }
             return call(inner, size)
         }
         table.xLock = { file, level in
-            guard let (inner, methods) = FaultFile.real(file), let call = methods.xLock else { return SQLiteError.IOErrorCode.lock }
+            guard let (inner, methods) = FaultFile.real(file), let call = methods.xLock else {
+                return SQLiteError.IOErrorCode.lock
+            }
             return call(inner, level)
         }
         table.xUnlock = { file, level in
-            guard let (inner, methods) = FaultFile.real(file), let call = methods.xUnlock else { return SQLiteError.IOErrorCode.unlock }
+            guard let (inner, methods) = FaultFile.real(file), let call = methods.xUnlock else {
+                return SQLiteError.IOErrorCode.unlock
+            }
             return call(inner, level)
         }
         table.xCheckReservedLock = { file, result in
@@ -107,7 +120,9 @@ enum FaultFile {
             return call(inner, result)
         }
         table.xFileControl = { file, operation, argument in
-            guard let (inner, methods) = FaultFile.real(file), let call = methods.xFileControl else { return SQLITE_NOTFOUND }
+            guard let (inner, methods) = FaultFile.real(file), let call = methods.xFileControl else {
+                return SQLITE_NOTFOUND
+            }
             return call(inner, operation, argument)
         }
         table.xSectorSize = { file in
@@ -115,7 +130,9 @@ enum FaultFile {
             return call(inner)
         }
         table.xDeviceCharacteristics = { file in
-            guard let (inner, methods) = FaultFile.real(file), let call = methods.xDeviceCharacteristics else { return 0 }
+            guard let (inner, methods) = FaultFile.real(file), let call = methods.xDeviceCharacteristics else {
+                return 0
+            }
             return call(inner)
         }
         table.xShmMap = { file, page, pageSize, extend, pointer in
@@ -131,13 +148,15 @@ enum FaultFile {
             return call(inner, offset, count, flags)
         }
         table.xShmBarrier = { file in
-            guard let (inner, methods) = FaultFile.real(file), methods.iVersion >= 2, let call = methods.xShmBarrier else {
+            guard let (inner, methods) = FaultFile.real(file), methods.iVersion >= 2, let call = methods.xShmBarrier
+            else {
                 return
             }
             call(inner)
         }
         table.xShmUnmap = { file, delete in
-            guard let (inner, methods) = FaultFile.real(file), methods.iVersion >= 2, let call = methods.xShmUnmap else {
+            guard let (inner, methods) = FaultFile.real(file), methods.iVersion >= 2, let call = methods.xShmUnmap
+            else {
                 return SQLITE_OK
             }
             return call(inner, delete)

@@ -37,8 +37,9 @@ package enum FaultInjectingVFS {
     private static let registration = Mutex(false)
 }
 
-/// The C structures SQLite keeps pointers to for the life of the process: the VFS object, its
-/// name, and the file method table. Allocated once and never freed or changed afterwards.
+/// The C structures SQLite keeps pointers to for the life of the process.
+///
+/// The VFS object, its name, and the file method table: allocated once, never freed or changed afterwards.
 final class FaultVFSStorage: @unchecked Sendable {
     // Safety: both tables are written once, in `init`, before any pointer to them is handed to
     // SQLite, and only read afterwards (from any thread).
@@ -65,11 +66,15 @@ final class FaultVFSStorage: @unchecked Sendable {
         vfs.pointee.pAppData = UnsafeMutableRawPointer(real)
         vfs.pointee.xOpen = faultOpen
         vfs.pointee.xDelete = { vfs, path, syncDirectory in
-            guard let real = realVFS(vfs), let call = real.pointee.xDelete else { return SQLiteError.IOErrorCode.delete }
+            guard let real = realVFS(vfs), let call = real.pointee.xDelete else {
+                return SQLiteError.IOErrorCode.delete
+            }
             return call(real, path, syncDirectory)
         }
         vfs.pointee.xAccess = { vfs, path, flags, result in
-            guard let real = realVFS(vfs), let call = real.pointee.xAccess else { return SQLiteError.IOErrorCode.access }
+            guard let real = realVFS(vfs), let call = real.pointee.xAccess else {
+                return SQLiteError.IOErrorCode.access
+            }
             return call(real, path, flags, result)
         }
         vfs.pointee.xFullPathname = { vfs, path, count, output in
@@ -126,7 +131,8 @@ private func realVFS(_ vfs: UnsafeMutablePointer<sqlite3_vfs>?) -> UnsafeMutable
 
 /// Opens the real file inside ours, then records its kind and the controller governing it.
 private func faultOpen(
-    _ vfs: UnsafeMutablePointer<sqlite3_vfs>?, _ path: UnsafePointer<CChar>?, _ file: UnsafeMutablePointer<sqlite3_file>?,
+    _ vfs: UnsafeMutablePointer<sqlite3_vfs>?, _ path: UnsafePointer<CChar>?,
+    _ file: UnsafeMutablePointer<sqlite3_file>?,
     _ flags: Int32, _ outFlags: UnsafeMutablePointer<Int32>?
 ) -> Int32 {
     guard let file else { return SQLITE_CANTOPEN }

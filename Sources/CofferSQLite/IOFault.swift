@@ -1,8 +1,8 @@
 internal import CSQLCipher
 
-/// One I/O failure to inject through ``FaultInjectingVFS``: which call fails, on which file, and
-/// with which result code. Test-only.
+/// One I/O failure for ``FaultInjectingVFS`` to inject (test-only).
 ///
+/// It says which call fails, on which kind of file, and with which result code.
 /// Calls are counted from the moment the fault is armed (``FaultController/arm(_:)``), and
 /// only the calls that match both ``operation`` and ``file`` count.
 package struct IOFault: Sendable, Hashable, CustomStringConvertible {

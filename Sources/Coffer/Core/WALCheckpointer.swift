@@ -81,7 +81,9 @@ final class WALCheckpointer: Sendable {
     /// Runs `body` with the checkpointer's handle, first opening one with `open` when there is none
     /// (a key rotation that failed after swapping the file could not reopen it).
     /// - Throws: whatever `open` or `body` throws.
-    func withHandle<T>(openingWith open: () throws -> SQLiteConnection, _ body: (SQLiteConnection) throws -> T) throws -> T {
+    func withHandle<T>(
+        openingWith open: () throws -> SQLiteConnection, _ body: (SQLiteConnection) throws -> T
+    ) throws -> T {
         try handle.withLock { current in
             if let current { return try body(current) }
             let opened = try open()

@@ -81,9 +81,8 @@ enum FileSafety {
         for message in messages {
             guard let range = message.range(of: "error code=") else { continue }
             let code = (Int32(message[range.upperBound...].prefix { $0.isNumber }) ?? 0) & 0xFF
-            if [SQLiteError.ResultCode.ioerr, SQLiteError.ResultCode.full, SQLiteError.ResultCode.nomem].contains(code) {
-                return code
-            }
+            let readCodes = [SQLiteError.ResultCode.ioerr, SQLiteError.ResultCode.full, SQLiteError.ResultCode.nomem]
+            if readCodes.contains(code) { return code }
         }
         return nil
     }

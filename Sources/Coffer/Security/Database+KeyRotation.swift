@@ -59,7 +59,8 @@ extension Database {
                 }
             }
         }
-        try FileSafety.verifyDatabase(at: partial, key: candidate, cipher: cipher, reportedAs: url, vfs: options.vfsName)
+        try FileSafety.verifyDatabase(
+            at: partial, key: candidate, cipher: cipher, reportedAs: url, vfs: options.vfsName)
         try FileSafety.fsync(partial)
         // Worked out before the swap, from the copy (it has the salt the file will have), so that
         // nothing that can fail stands between the swap and recording the new key. Later handles

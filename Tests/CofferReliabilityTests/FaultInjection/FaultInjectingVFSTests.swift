@@ -126,7 +126,8 @@ import Testing
         let nested = armed.directory.file("nested")
         try FileManager.default.createDirectory(at: nested, withIntermediateDirectories: true)
         let inner = FaultController(directory: nested.path)
-        let innerHandle = try SQLiteConnection(path: nested.appendingPathComponent("n.sqlite").path, vfs: FaultInjectingVFS.name)
+        let innerHandle = try SQLiteConnection(
+            path: nested.appendingPathComponent("n.sqlite").path, vfs: FaultInjectingVFS.name)
         try innerHandle.execute("CREATE TABLE t (v); INSERT INTO t VALUES (1)")
         #expect(inner.calls(.write) > 0)
     }

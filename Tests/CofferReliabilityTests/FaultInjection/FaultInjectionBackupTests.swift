@@ -20,7 +20,7 @@ import Testing
     ]
     static let expected = ["a": 12, "b": 12, "c": 12]
     /// Each backup fsyncs its copy and directory, so the loops sample the calls instead of trying all.
-    static let pointsPerFault = 5
+    static let pointsPerFault = 4
 
     /// Backs `connection`'s database up to `url` in `mode` (`key` is the export's key).
     static func backup(_ connection: Connection, to url: URL, mode: Mode, key: Data) throws {
@@ -83,19 +83,21 @@ import Testing
                 #expect(fired > 0, "\(context): the fault never fired")
                 if let error {
                     failures += 1
-                    if error.code == .corrupt && operation == .read {
-                        // Known limitation: inside the copy's quick_check, SQLCipher turns a failed
-                        // page read into a decryption failure and the check's messages carry no
-                        // error code, so it cannot be told from damage. Nothing was put in place.
-                        checkFailures += 1
+                    if operation == .read {
+                        if error.code == .corrupt { checkFailures += 1 }
+                        withKnownIssue(FaultyDisk.verifyReadIssue, isIntermittent: true) {
+                            #expect(error.code == .io, "\(context): \(error)")
+                        }
                     } else {
                         #expect(error.code == .io, "\(context): \(error)")
-                        #expect(error.sqliteCode == (code ?? SQLiteError.ResultCode.ioerr) & 0xFF, "\(context): \(error)")
+                        #expect(
+                            error.sqliteCode == (code ?? SQLiteError.ResultCode.ioerr) & 0xFF, "\(context): \(error)")
                     }
                 } else {
                     // SQLite ignored the failed call (a read it can do without); the backup must be whole.
-                    #expect(try FaultyDisk.inspect(destination, options: options)
-                        == Contents(batches: Self.expected), "\(context): a backup that reported success")
+                    #expect(
+                        try FaultyDisk.inspect(destination, options: options)
+                            == Contents(batches: Self.expected), "\(context): a backup that reported success")
                 }
                 let left = (try? FileManager.default.contentsOfDirectory(atPath: backups.path)) ?? []
                 if error == nil {

@@ -20,8 +20,10 @@ import Testing
     }
 
     static let faults = [
-        Fault(operation: .write, file: .mainDatabase), Fault(operation: .write, file: .any, resultCode: SQLiteError.ResultCode.full),
-        Fault(operation: .sync, file: .any), Fault(operation: .read, file: .wal), Fault(operation: .truncate, file: .wal),
+        Fault(operation: .write, file: .mainDatabase),
+        Fault(operation: .write, file: .any, resultCode: SQLiteError.ResultCode.full),
+        Fault(operation: .sync, file: .any), Fault(operation: .read, file: .wal),
+        Fault(operation: .truncate, file: .wal),
     ]
 
     @Test(arguments: faults)
@@ -126,6 +128,8 @@ import Testing
             disk.controller.disarm()
             #expect(try disk.inspect() == Contents(batches: expected), "\(operation), round \(round)")
         }
-        print("FaultInjection.checkpoint [close, \(operation)]: 3 closes with a broken disk (\(injected) faults injected), nothing lost")
+        print(
+            "FaultInjection.checkpoint [close, \(operation)]: 3 closes with a broken disk (\(injected) faults injected), nothing lost"
+        )
     }
 }

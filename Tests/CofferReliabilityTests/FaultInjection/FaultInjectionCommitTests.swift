@@ -87,8 +87,12 @@ import Testing
             let db = try disk.open()
             let connection = try db.newConnection()
             try Self.prepare(connection, scenario, name: "warm-\(nth)", expected: &expected)
+            let recorder = NotificationRecorder(db)
+            let before = db.snapshot
             disk.controller.arm(scenario.fault(nth: nth))
             let error = databaseError { try Batch(name: "failed-\(nth)").commit(on: connection) }
+            #expect(db.snapshot == before, "\(context): the snapshot moved")
+            #expect(connection.snapshot == before, "\(context): the connection's snapshot moved")
             injected += disk.controller.injectedSinceArmed
             #expect(disk.controller.injectedSinceArmed > 0, "\(context): the fault never fired")
             #expect(error?.code == .io, "\(context): \(String(describing: error))")
@@ -111,6 +115,9 @@ import Testing
             try Batch(name: "retry-\(nth)").commit(on: connection)
             expected["retry-\(nth)"] = 12
             #expect(try Contents(connection) == Contents(batches: expected), "\(context): after the retry")
+            // Observers hear of the retry only: the failed commit was never announced.
+            #expect(recorder.changeset(snapshot: before + 1) != nil, "\(context): no notification for the retry")
+            #expect(recorder.changesets(after: before).count == 1, "\(context): \(recorder.changesets(after: before))")
         }
         // Released: the next open goes through the default VFS and WAL recovery.
         #expect(try disk.inspect() == Contents(batches: expected), "\(scenario.name): after reopening")

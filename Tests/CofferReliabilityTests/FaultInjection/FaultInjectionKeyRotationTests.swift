@@ -78,7 +78,11 @@ import Testing
             expected["r\(round)"] = 12
             if let failure {
                 failures += 1
-                if !(failure.code == .corrupt && operation == .read) {  // see FaultInjectionBackup
+                if operation == .read {
+                    withKnownIssue(FaultyDisk.verifyReadIssue, isIntermittent: true) {
+                        #expect(failure.code == .io, "\(context): \(failure)")
+                    }
+                } else {
                     #expect(failure.code == .io, "\(context): \(failure)")
                 }
                 #expect(
@@ -112,6 +116,8 @@ import Testing
                 + "\(failures) rotations failed, \(points.count - failures) got past the swap")
     }
 
+    /// A fault after the swap leaves the rotation done and the open database usable.
+    ///
     /// The last writes and syncs of a rotation come after the swap (reopening the new file and
     /// switching it to WAL). Regression: a fault there left the database keying new handles with
     /// the old key, so every later transaction failed with `.notADatabase` until it was reopened.
@@ -150,6 +156,8 @@ import Testing
         let db = try TestSupport.open(disk.url, options: Self.options(disk, key: key))
         try Batch(name: "b").commit(on: try db.newConnection())
         #expect(try Contents(db) == Contents(batches: ["a": 12, "b": 12]))
-        print("FaultInjection.rotation [after the swap, \(operation)]: last \(min(6, count)) of \(count) calls, \(pastTheSwap) past the swap")
+        print(
+            "FaultInjection.rotation [after the swap, \(operation)]: last \(min(6, count)) of \(count) calls, \(pastTheSwap) past the swap"
+        )
     }
 }

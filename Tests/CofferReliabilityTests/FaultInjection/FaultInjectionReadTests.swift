@@ -4,8 +4,9 @@ import CofferTestSupport
 import Foundation
 import Testing
 
-/// A failing read surfaces as a typed error — never a crash, a silent nil or a wrong value — and
-/// reads work again once the fault clears. A read fault while opening never passes for damage.
+/// Read faults: a failing read surfaces as a typed error, and reads work again once it clears.
+///
+/// Never a crash, a silent nil or a wrong value; a read fault while opening never passes for damage.
 @Suite struct FaultInjectionRead {
     static let batches = ["a", "b", "c"]
     static let uncached = ConnectionConfig(objectCacheEnabled: false, metadataCacheEnabled: false)
@@ -25,8 +26,10 @@ import Testing
             var checked = 0
             for name in batches {
                 for index in 0..<Batch(name: name).rows {
-                    let value = try tx.object(forKey: "\(name)-\(index)", inCollection: Batch.collection, as: String.self)
-                    #expect(value?.hasPrefix("\(name)|\(index)|") == true, "row \(name)-\(index) read as \(value ?? "nil")")
+                    let value = try tx.object(
+                        forKey: "\(name)-\(index)", inCollection: Batch.collection, as: String.self)
+                    #expect(
+                        value?.hasPrefix("\(name)|\(index)|") == true, "row \(name)-\(index) read as \(value ?? "nil")")
                     checked += 1
                 }
             }
@@ -63,7 +66,9 @@ import Testing
             #expect(try Self.readEverything(connection) == 72, "\(file) read \(nth): reading again after the fault")
         }
         #expect(try Contents(db) == Contents(batches: ["a": 12, "b": 12, "c": 12]))
-        print("FaultInjection.read [\(file), \(persistent ? "persistent" : "once")]: \(calls) fault points, \(injected) faults injected")
+        print(
+            "FaultInjection.read [\(file), \(persistent ? "persistent" : "once")]: \(calls) fault points, \(injected) faults injected"
+        )
     }
 
     @Test(arguments: [false, true])
@@ -133,6 +138,8 @@ import Testing
             #expect(try Self.readEverything(try db.newConnection(config: Self.uncached)) == 72)
         }
         #expect(failures > 0)
-        print("FaultInjection.read [new connection, \(persistent ? "persistent" : "once")]: \(calls) fault points, \(failures) failed with .io")
+        print(
+            "FaultInjection.read [new connection, \(persistent ? "persistent" : "once")]: \(calls) fault points, \(failures) failed with .io"
+        )
     }
 }
