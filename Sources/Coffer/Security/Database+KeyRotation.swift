@@ -15,7 +15,9 @@ extension Database {
     /// A crash before the rename leaves the old file (old key); after it, the new file (new
     /// key): give ``DatabaseKey/candidates(_:)`` both keys, newest first, until ``KeyRotationHooks/didRotate``
     /// runs. SQLCipher 3.4.1's in-place rekey is not used: it can report success
-    /// after failing (DESIGN.md §3).
+    /// after failing (DESIGN.md §3). An error means the file was not replaced; once it has been,
+    /// the rotation returns normally even if reopening the file for checkpoints then failed
+    /// (logged; retried by the next checkpoint or rotation).
     /// - Complexity: rewrites the whole file; needs free disk space for a second copy.
     /// - Throws: ``DatabaseError`` `.busy` (transactions stayed open past the busy timeout — a
     ///   long-lived read transaction must be ended first), `.misuse` (called inside a
