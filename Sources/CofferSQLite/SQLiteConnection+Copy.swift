@@ -70,8 +70,37 @@ extension SQLiteConnection {
         let autoVacuum = try scalarInt("PRAGMA main.auto_vacuum") ?? 0
         try execute("PRAGMA coffer_export.auto_vacuum = \(autoVacuum)")
         let version = try scalarInt("PRAGMA main.user_version") ?? 0
-        try execute("SELECT sqlcipher_export('coffer_export')")
+        do {
+            try execute("SELECT sqlcipher_export('coffer_export')")
+        } catch var error as SQLiteError where error.code == SQLITE_ERROR {
+            // sqlcipher_export reports every failure as SQLITE_ERROR carrying the failing code's
+            // standard message; recover the code, so a full disk or an I/O error stays one.
+            if let code = Self.resultCode(forStandardMessage: error.message) {
+                error.code = code
+                error.extendedCode = code
+            }
+            throw error
+        }
         try execute("PRAGMA coffer_export.user_version = \(version)")
+    }
+
+    /// The result code whose standard message (`sqlite3_errstr`) is `message`, among the codes
+    /// a copy can fail with.
+    static func resultCode(forStandardMessage message: String) -> Int32? {
+        let codes = [
+            SQLITE_IOERR, SQLITE_FULL, SQLITE_CORRUPT, SQLITE_NOTADB, SQLITE_CANTOPEN, SQLITE_READONLY,
+            SQLITE_BUSY, SQLITE_LOCKED, SQLITE_NOMEM, SQLITE_PERM, SQLITE_INTERRUPT,
+        ]
+        return codes.first { sqlite3_errstr($0).map { String(cString: $0) } == message }
+    }
+
+    /// Runs `PRAGMA quick_check` and returns its messages (["ok"] for a sound file).
+    /// - Throws: ``SQLiteError``.
+    package func quickCheck() throws -> [String] {
+        let stmt = try prepare("PRAGMA quick_check")
+        var messages: [String] = []
+        while try stmt.step() { messages.append(stmt.text(0)) }
+        return messages
     }
 
     /// Runs `PRAGMA integrity_check` and returns its messages (["ok"] for a sound file).

@@ -18,8 +18,10 @@ package final class SQLiteConnection: @unchecked Sendable {
     /// Opens (and by default creates) the database file at `path`.
     ///
     /// Nothing is read from the file yet: SQLCipher needs the key before the first read.
-    /// - Throws: ``SQLiteError`` when the file cannot be opened.
-    package init(path: String, readOnly: Bool = false, create: Bool = true) throws {
+    /// `vfs` names a registered SQLite VFS; nil uses the default one (only tests pass another,
+    /// ``FaultInjectingVFS``). Databases it attaches use the same VFS.
+    /// - Throws: ``SQLiteError`` when the file cannot be opened (or no VFS has that name).
+    package init(path: String, readOnly: Bool = false, create: Bool = true, vfs: String? = nil) throws {
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_PRIVATECACHE
         if readOnly {
             flags |= SQLITE_OPEN_READONLY
@@ -28,7 +30,7 @@ package final class SQLiteConnection: @unchecked Sendable {
             if create { flags |= SQLITE_OPEN_CREATE }
         }
         var db: OpaquePointer?
-        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        let rc = sqlite3_open_v2(path, &db, flags, vfs)
         guard rc == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open database"
             if let db { sqlite3_close_v2(db) }

@@ -91,7 +91,9 @@ extension Database {
     /// Checkpoints the WAL now and waits: `.truncate` also empties the WAL file when no reader pins it.
     /// - Throws: ``DatabaseError`` (`.busy` when readers prevented a full checkpoint).
     public func checkpoint(truncate: Bool = false) throws {
-        try checkpointer.checkpoint(truncate: truncate)
+        try checkpointer.withHandle(openingWith: openCheckpointHandle) { handle in
+            try mapSQLite { _ = try handle.checkpoint(truncate ? .truncate : .passive) }
+        }
     }
 }
 

@@ -175,7 +175,7 @@ public final class Database: Sendable {
     /// Opens and configures a handle keyed with `handleKey` and `handleCipher`.
     func openHandle(key handleKey: KeyCandidate?, cipher handleCipher: CipherSettings?) throws -> SQLiteConnection {
         try mapSQLite {
-            let handle = try SQLiteConnection(path: url.path, create: false)
+            let handle = try SQLiteConnection(path: url.path, create: false, vfs: options.vfsName)
             DatabaseOpener.applyBusyTimeout(handle, options: options)
             if let handleKey {
                 try handleKey.bytes.withUnsafeBytes { try handle.applyKey($0) }

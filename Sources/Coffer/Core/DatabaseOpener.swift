@@ -81,10 +81,14 @@ struct DatabaseOpener {
                 cipher.pageSize = pageSize
                 do {
                     // For an existing file, derive a passphrase's page key ourselves (one KDF, as
-                    // SQLCipher would) so the read-only probe and the real handle share it.
+                    // SQLCipher would) so the read-only probe and the real handle share it. A raw
+                    // key gets the file's salt, so SQLCipher never reads the salt itself (see
+                    // `KeyCandidate.salted(with:)`: a failed read there passed for a wrong key).
                     let candidate =
                         if given.isPassphrase, let salt {
                             try given.derivedRawSpec(salt: salt, forFileAt: path, iterations: cipher.kdfIterations ?? 64_000)
+                        } else if let salt {
+                            given.salted(with: salt)
                         } else {
                             given
                         }
@@ -128,6 +132,10 @@ struct DatabaseOpener {
             // A new file's first page may still sit in the WAL: copy it home so the salt is readable.
             _ = try? handle.checkpoint(.passive)
             handleKey = try candidate.derivedRawSpec(forFileAt: path, iterations: cipher?.kdfIterations ?? 64_000)
+        } else if let candidate, candidate.isUnsaltedRawKey {
+            // A new file's raw key has no salt yet; later handles get the file's, like existing files.
+            _ = try? handle.checkpoint(.passive)
+            if let salt = KeyCandidate.fileSalt(atPath: path) { handleKey = candidate.salted(with: salt) }
         }
         let (snapshot, names) = try mapSQLite { () throws -> (UInt64, [String]) in
             let stmt = try handle.prepare(SQL.yapGet)
@@ -157,7 +165,7 @@ struct DatabaseOpener {
     /// the probe did not touch (a stale WAL's frames), and while the guard reads, closing that
     /// handle cannot checkpoint or delete the WAL.
     private func probe(_ candidate: KeyCandidate?, cipher: CipherSettings?) throws -> SQLiteConnection? {
-        let handle = try SQLiteConnection(path: path, readOnly: true)
+        let handle = try SQLiteConnection(path: path, readOnly: true, vfs: options.vfsName)
         Self.applyBusyTimeout(handle, options: options)
         if let candidate {
             try candidate.bytes.withUnsafeBytes { try handle.applyKey($0) }
@@ -182,7 +190,7 @@ struct DatabaseOpener {
     private func openGuarded(
         _ guardHandle: SQLiteConnection?, candidate: KeyCandidate?, cipher: CipherSettings?, cipherVersion: String
     ) throws -> Result {
-        let handle = try SQLiteConnection(path: path)
+        let handle = try SQLiteConnection(path: path, vfs: options.vfsName)
         do {
             Self.applyBusyTimeout(handle, options: options)
             if let candidate {

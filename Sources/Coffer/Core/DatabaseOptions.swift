@@ -43,6 +43,12 @@ public struct DatabaseOptions: Sendable {
     ///
     /// Coffer logs warnings and errors only, and never secrets or values.
     public var logger: Logger?
+    /// The registered SQLite VFS every file of the database (and of its backups and rotations)
+    /// is opened through; nil uses SQLite's default.
+    ///
+    /// Package access on purpose: only Coffer's own tests set it, to the fault-injecting VFS
+    /// (`FaultInjectingVFS` in CofferSQLite). Applications never choose a VFS.
+    package var vfsName: String?
 
     /// Creates the default options: no key, automatic page size, `synchronous = NORMAL`.
     public init() {}

@@ -78,21 +78,17 @@ final class WALCheckpointer: Sendable {
         }
     }
 
-    /// Checkpoints the WAL now and waits: `.truncate` also empties the WAL file when no reader pins it.
-    /// - Throws: ``DatabaseError`` (`.busy` when readers prevented a full checkpoint).
-    func checkpoint(truncate: Bool) throws {
-        try handle.withLock { handle in
-            guard let handle else { return }
-            try mapSQLite { _ = try handle.checkpoint(truncate ? .truncate : .passive) }
-        }
-    }
-
-    /// Runs `body` with the checkpointer's handle (for key rotation's export).
-    /// - Throws: ``DatabaseError`` `.misuse` when the handle is closed, or whatever `body` throws.
-    func withHandle<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
-        try handle.withLock { handle in
-            guard let handle else { throw DatabaseError(.misuse, "the database is closed", path: path) }
-            return try body(handle)
+    /// Runs `body` with the checkpointer's handle, first opening one with `open` when there is none
+    /// (a key rotation that failed after swapping the file could not reopen it).
+    /// - Throws: whatever `open` or `body` throws.
+    func withHandle<T>(
+        openingWith open: () throws -> SQLiteConnection, _ body: (SQLiteConnection) throws -> T
+    ) throws -> T {
+        try handle.withLock { current in
+            if let current { return try body(current) }
+            let opened = try open()
+            current = opened
+            return try body(opened)
         }
     }
 

@@ -116,7 +116,7 @@ extension Connection {
         if samePages {
             try core.performRead(self) { _ in
                 try mapSQLite {
-                    let destination = try SQLiteConnection(path: partial.path)
+                    let destination = try SQLiteConnection(path: partial.path, vfs: database.options.vfsName)
                     try targetKey.bytes.withUnsafeBytes { try destination.applyKey($0) }
                     try destination.applyCipherSettings(
                         pageSize: targetCipher.pageSize, kdfIterations: targetCipher.kdfIterations,
@@ -146,7 +146,8 @@ extension Connection {
             progress?.completedUnitCount = progress?.totalUnitCount ?? 1
         }
         if progress?.isCancelled == true { throw DatabaseError(.cancelled, "the backup was cancelled", path: url.path) }
-        try FileSafety.verifyDatabase(at: partial, key: targetKey, cipher: targetCipher, reportedAs: url)
+        try FileSafety.verifyDatabase(
+            at: partial, key: targetKey, cipher: targetCipher, reportedAs: url, vfs: database.options.vfsName)
         try FileSafety.fsync(partial)
         try FileSafety.replace(url, with: partial)
     }

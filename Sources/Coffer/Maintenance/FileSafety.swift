@@ -44,21 +44,46 @@ enum FileSafety {
 
     /// Opens a finished copy with its key and runs `PRAGMA quick_check`, so a bad copy is never
     /// put in place.
-    /// - Throws: ``DatabaseError`` `.corrupt` naming `url`.
-    static func verifyDatabase(at path: URL, key: KeyCandidate?, cipher: CipherSettings?, reportedAs url: URL) throws {
+    /// - Throws: ``DatabaseError`` naming `url`: `.corrupt` when the copy is damaged, `.io` when
+    ///   reading it failed (the check could not tell whether it is damaged).
+    static func verifyDatabase(
+        at path: URL, key: KeyCandidate?, cipher: CipherSettings?, reportedAs url: URL, vfs: String? = nil
+    ) throws {
         do {
-            let check = try SQLiteConnection(path: path.path, create: false)
+            let check = try SQLiteConnection(path: path.path, create: false, vfs: vfs)
             if let key {
-                try key.bytes.withUnsafeBytes { try check.applyKey($0) }
+                // Named salt: SQLCipher would take a failed read of it for a wrong key.
+                let salted = key.salted(with: KeyCandidate.fileSalt(atPath: path.path) ?? Data())
+                try salted.bytes.withUnsafeBytes { try check.applyKey($0) }
                 try check.applyCipherSettings(
                     pageSize: cipher?.pageSize, kdfIterations: cipher?.kdfIterations, useHMAC: cipher?.useHMAC)
             }
-            let result = try check.scalarText("PRAGMA quick_check")
-            guard result == "ok" else {
-                throw DatabaseError(.corrupt, "the new copy failed its check: \(result ?? "no result")", path: url.path)
+            let messages = try check.quickCheck()
+            guard messages == ["ok"] else {
+                let summary = messages.prefix(3).joined(separator: "; ")
+                let readError = failedRead(messages)
+                throw DatabaseError(
+                    readError == nil ? .corrupt : .io, "the new copy failed its check: \(summary)", path: url.path,
+                    sqliteCode: readError)
             }
         } catch let error as SQLiteError {
-            throw DatabaseError(.corrupt, "the new copy cannot be opened: \(error.message)", path: url.path)
+            var mapped = DatabaseError(error)
+            if mapped.code == .notADatabase { mapped.code = .corrupt }
+            mapped.message = "the new copy cannot be opened: \(error.message)"
+            mapped.path = url.path
+            throw mapped
         }
+    }
+
+    /// The primary result code of a page read that `quick_check` reported failing (`… error
+    /// code=<I/O error>`), or nil when it reported damage instead.
+    private static func failedRead(_ messages: [String]) -> Int32? {
+        for message in messages {
+            guard let range = message.range(of: "error code=") else { continue }
+            let code = (Int32(message[range.upperBound...].prefix { $0.isNumber }) ?? 0) & 0xFF
+            let readCodes = [SQLiteError.ResultCode.ioerr, SQLiteError.ResultCode.full, SQLiteError.ResultCode.nomem]
+            if readCodes.contains(code) { return code }
+        }
+        return nil
     }
 }

@@ -15,7 +15,9 @@ extension Database {
     /// A crash before the rename leaves the old file (old key); after it, the new file (new
     /// key): give ``DatabaseKey/candidates(_:)`` both keys, newest first, until ``KeyRotationHooks/didRotate``
     /// runs. SQLCipher 3.4.1's in-place rekey is not used: it can report success
-    /// after failing (DESIGN.md §3).
+    /// after failing (DESIGN.md §3). An error means the file was not replaced; once it has been,
+    /// the rotation returns normally even if reopening the file for checkpoints then failed
+    /// (logged; retried by the next checkpoint or rotation).
     /// - Complexity: rewrites the whole file; needs free disk space for a second copy.
     /// - Throws: ``DatabaseError`` `.busy` (transactions stayed open past the busy timeout — a
     ///   long-lived read transaction must be ended first), `.misuse` (called inside a
@@ -49,7 +51,7 @@ extension Database {
         let partial = FileSafety.temporarySibling(of: url)
         defer { FileSafety.removeWithSidecars(partial) }
         try FileSafety.createPrivateFile(partial)
-        try checkpointer.withHandle { handle in
+        try checkpointer.withHandle(openingWith: openCheckpointHandle) { handle in
             try mapSQLite {
                 _ = try handle.checkpoint(.truncate)
                 try candidate.bytes.withUnsafeBytes { key in
@@ -59,8 +61,16 @@ extension Database {
                 }
             }
         }
-        try FileSafety.verifyDatabase(at: partial, key: candidate, cipher: cipher, reportedAs: url)
+        try FileSafety.verifyDatabase(
+            at: partial, key: candidate, cipher: cipher, reportedAs: url, vfs: options.vfsName)
         try FileSafety.fsync(partial)
+        // Worked out before the swap, from the copy (it has the salt the file will have), so that
+        // nothing that can fail stands between the swap and recording the new key. Later handles
+        // name the salt themselves (see `KeyCandidate.salted(with:)`).
+        let handleKey =
+            candidate.isPassphrase
+            ? try candidate.derivedRawSpec(forFileAt: partial.path, iterations: cipher.kdfIterations ?? 64_000)
+            : candidate.salted(with: KeyCandidate.fileSalt(atPath: partial.path) ?? Data())
         try options.keyRotationHooks.willReplaceFile?(newKey)
 
         // No transaction is open (exclusive gate), so every handle can be closed safely. All must
@@ -73,17 +83,31 @@ extension Database {
         for sidecar in [walURL, shmURL] { try? FileManager.default.removeItem(at: sidecar) }
         try FileSafety.replace(url, with: partial)
 
-        let handleKey =
-            candidate.isPassphrase
-            ? try candidate.derivedRawSpec(forFileAt: url.path, iterations: cipher.kdfIterations ?? 64_000)
-            : candidate
-        let handle = try openHandle(key: handleKey, cipher: cipher)
-        try mapSQLite { try handle.execute("PRAGMA journal_mode = WAL") }
+        // The file is the new one now: the rotation is done whatever happens next. Record the new
+        // key first, so every handle opened from here on uses it (a failure below used to leave
+        // the database keying new handles with the old key: `.notADatabase` until reopened).
         keying.withLock { keying in
             keying = HandleKeying(
                 key: handleKey, cipher: cipher, pageSize: cipher.pageSize ?? keying.pageSize,
                 generation: keying.generation + 1)
         }
-        checkpointer.replaceHandle(with: handle, pageSize: cipher.pageSize ?? pageSize)
+        do {
+            checkpointer.replaceHandle(with: try openCheckpointHandle(), pageSize: cipher.pageSize ?? pageSize)
+        } catch {
+            // Connections open their own handles when they next need one; the checkpoint handle
+            // (and the switch back to WAL) is retried by the next checkpoint or rotation.
+            logger.warning(
+                "Coffer: the key was rotated, but reopening the file for checkpoints failed; retrying later",
+                metadata: ["path": "\(url.path)", "error": "\(error)"])
+        }
+    }
+
+    /// Opens the handle the checkpointer uses, with the current key, and puts the file in WAL mode
+    /// (a rotated file starts in rollback-journal mode).
+    /// - Throws: ``DatabaseError``.
+    func openCheckpointHandle() throws -> SQLiteConnection {
+        let (handle, _) = try openHandle()
+        try mapSQLite { try handle.execute("PRAGMA journal_mode = WAL") }
+        return handle
     }
 }

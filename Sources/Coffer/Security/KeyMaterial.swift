@@ -77,6 +77,39 @@ extension KeyCandidate {
         return key.withUnsafeBytes { k in salt.withUnsafeBytes { s in KeyCandidate.rawSpec(key: k, salt: s) } }
     }
 
+    /// The length of `x'<64 hex digits>'`.
+    private static let unsaltedSpecCount = 2 + 64 + 1
+
+    /// Whether this is a raw key spec without a salt (SQLCipher then reads the salt from the file).
+    var isUnsaltedRawKey: Bool {
+        !isPassphrase && bytes.withUnsafeBytes { $0.count } == Self.unsaltedSpecCount
+    }
+
+    /// This raw key with `salt` added to its spec (`x'<key><salt>'`); a passphrase, or a raw key
+    /// that already names its salt, is returned as it is.
+    ///
+    /// Keyed with a salt, SQLCipher does not read the salt from the file itself. It matters
+    /// because SQLCipher 3.4.1 ignores a failing read there and makes up a random salt, so a
+    /// transient I/O error while keying a handle used to surface as `.wrongKey`/`.notADatabase`.
+    func salted(with salt: Data) -> KeyCandidate {
+        guard isUnsaltedRawKey, salt.count == 16 else { return self }
+        let unsaltedCount = Self.unsaltedSpecCount
+        let salted = bytes.withUnsafeBytes { spec in
+            SecretBytes(count: unsaltedCount + 32) { out in
+                let digits: [UInt8] = Array("0123456789abcdef".utf8)
+                for index in 0..<(unsaltedCount - 1) { out[index] = spec[index] }
+                var index = unsaltedCount - 1
+                for byte in salt {
+                    out[index] = digits[Int(byte >> 4)]
+                    out[index + 1] = digits[Int(byte & 0x0F)]
+                    index += 2
+                }
+                out[index] = UInt8(ascii: "'")
+            }
+        }
+        return KeyCandidate(bytes: salted, isPassphrase: false)
+    }
+
     /// SQLCipher's salt: the first 16 bytes of the file at `path`, when the file has them.
     static func fileSalt(atPath path: String) -> Data? {
         guard let file = FileHandle(forReadingAtPath: path) else { return nil }
