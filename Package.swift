@@ -104,7 +104,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CofferReliabilityTests",
-            dependencies: ["Coffer", "CofferTestSupport"],
+            dependencies: ["Coffer", "CofferSQLite", "CofferTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
