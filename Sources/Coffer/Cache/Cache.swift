@@ -80,8 +80,7 @@ public struct Cache<Key: Hashable, Value> {
         }
         statistics.hitCount &+= 1
         list.moveToFront(slot)
-        // Reach through the node: `list[slot]` would copy the whole entry, key included.
-        return list.nodes[Int(slot)].element.value
+        return list[slot].value
     }
 
     /// Returns the value cached for `key` without changing the recency order or the statistics.
@@ -89,7 +88,7 @@ public struct Cache<Key: Hashable, Value> {
     /// - Complexity: O(1) on average.
     public func peekValue(forKey key: Key) -> Value? {
         guard let slot = index[key] else { return nil }
-        return list.nodes[Int(slot)].element.value
+        return list[slot].value
     }
 
     /// Whether an entry exists for `key`; does not change the recency order or the statistics.
