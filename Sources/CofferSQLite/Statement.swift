@@ -61,53 +61,6 @@ package final class Statement {
         try connection.check(rc, sql: sql)
     }
 
-    /// Binds UTF-8 text to parameter `index` without copying it, for the duration of `body` only.
-    ///
-    /// The hot paths bind a key, step once and copy the result out: letting SQLite copy every bound
-    /// string costs an allocation, a copy and a free per call. Here SQLite reads the string's own
-    /// bytes (`SQLITE_STATIC`); when `body` returns or throws, the statement is reset and the
-    /// parameter rebound to NULL, so no pointer outlives the buffer. Callers must therefore read
-    /// everything they need inside `body`.
-    package func withBorrowedText<R>(_ value: String, at index: Int32, _ body: () throws -> R) throws -> R {
-        var value = value
-        return try value.withUTF8 { bytes in
-            try withBorrowedBytes(UnsafeRawBufferPointer(bytes), at: index, asText: true, body)
-        }
-    }
-
-    /// Binds a blob to parameter `index` without copying it, for the duration of `body` only (see
-    /// ``withBorrowedText(_:at:_:)``); nil binds NULL.
-    package func withBorrowedBlob<R>(_ value: Data?, at index: Int32, _ body: () throws -> R) throws -> R {
-        guard let value else {
-            try bindNull(at: index)
-            return try body()
-        }
-        return try value.withUnsafeBytes { bytes in
-            try withBorrowedBytes(bytes, at: index, asText: false, body)
-        }
-    }
-
-    private func withBorrowedBytes<R>(
-        _ bytes: UnsafeRawBufferPointer, at index: Int32, asText: Bool, _ body: () throws -> R
-    ) throws -> R {
-        // An empty buffer may have no address; SQLite needs one to bind an empty value, not NULL.
-        let base = bytes.baseAddress ?? UnsafeRawPointer(Self.emptyBytes.utf8Start)
-        let count = Int32(clamping: bytes.count)
-        let rc =
-            asText
-            ? sqlite3_bind_text(handle, index, base.assumingMemoryBound(to: CChar.self), count, nil)
-            : sqlite3_bind_blob(handle, index, base, count, nil)
-        try connection.check(rc, sql: sql)
-        defer {
-            sqlite3_reset(handle)
-            sqlite3_bind_null(handle, index)
-        }
-        return try body()
-    }
-
-    /// A valid address for empty values (never read: the byte count is 0).
-    private static let emptyBytes: StaticString = ""
-
     /// Binds NULL to parameter `index`.
     package func bindNull(at index: Int32) throws {
         try connection.check(sqlite3_bind_null(handle, index), sql: sql)

@@ -14,9 +14,9 @@ extension ReadTransaction {
         try mapSQLite(collection: ck.collection, key: ck.key) {
             let stmt = try core.sqlite.cachedStatement(SQL.rowidForKey)
             defer { stmt.reset() }
-            return try stmt.withBorrowedText(ck.collection, at: 1) {
-                try stmt.withBorrowedText(ck.key, at: 2) { try stmt.step() ? stmt.int64(0) : nil }
-            }
+            try stmt.bind(ck.collection, at: 1)
+            try stmt.bind(ck.key, at: 2)
+            return try stmt.step() ? stmt.int64(0) : nil
         }
     }
 
@@ -30,13 +30,11 @@ extension ReadTransaction {
         try mapSQLite(collection: ck.collection, key: ck.key) {
             let stmt = try core.sqlite.cachedStatement(sql)
             defer { stmt.reset() }
-            return try stmt.withBorrowedText(ck.collection, at: 1) {
-                try stmt.withBorrowedText(ck.key, at: 2) { () throws -> Data? in
-                    guard try stmt.step() else { return nil }
-                    found = true
-                    return stmt.data(1)
-                }
-            }
+            try stmt.bind(ck.collection, at: 1)
+            try stmt.bind(ck.key, at: 2)
+            guard try stmt.step() else { return nil }
+            found = true
+            return stmt.data(1)
         }
     }
 
