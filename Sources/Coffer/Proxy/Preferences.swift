@@ -1,6 +1,5 @@
 import Dispatch
 public import Foundation
-import Synchronization
 
 /// Encrypted preferences with a `UserDefaults`-style API, stored in a Coffer database.
 ///
@@ -60,12 +59,12 @@ public final class Preferences: Sendable {
     public let collection: String
 
     let proxy: ConnectionProxy
-    let state: Mutex<PreferencesState>
+    let state: Locked<PreferencesState>
     /// Posts notifications and feeds ``changes``, in order.
     let deliveryQueue: DispatchQueue
     private let observer: PreferencesObserver
     /// The ``Database/modifiedNotification`` subscription, removed when the instance is released.
-    private let observerToken: Mutex<any NSObjectProtocol>
+    private let observerToken: Locked<any NSObjectProtocol>
 
     /// Opens the preferences of `suite`, loading its stored values.
     ///
@@ -100,8 +99,8 @@ public final class Preferences: Sendable {
             NotificationCenter.default.removeObserver(token)
             throw error
         }
-        self.observerToken = Mutex(token)
-        self.state = Mutex(PreferencesState(entries: loaded))
+        self.observerToken = Locked(token)
+        self.state = Locked(PreferencesState(entries: loaded))
         observer.attach(self)
     }
 

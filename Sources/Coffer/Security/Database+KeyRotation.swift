@@ -46,21 +46,20 @@ extension Database {
     }
 
     private func replaceFile(with candidate: KeyCandidate, newKey: DatabaseKey, cipher: CipherSettings) throws {
-        let partial = FileSafety.temporarySibling(of: url)
-        defer { FileSafety.removeWithSidecars(partial) }
-        try FileSafety.createPrivateFile(partial)
+        let partial = try PartialFile.create(besides: url)
+        defer { partial.remove() }
         try checkpointer.withHandle { handle in
             try mapSQLite {
                 _ = try handle.checkpoint(.truncate)
                 try candidate.bytes.withUnsafeBytes { key in
                     try handle.export(
-                        toPath: partial.path, key: key, pageSize: cipher.pageSize, kdfIterations: cipher.kdfIterations,
+                        toPath: partial.url.path, key: key, pageSize: cipher.pageSize, kdfIterations: cipher.kdfIterations,
                         useHMAC: cipher.useHMAC)
                 }
             }
         }
-        try FileSafety.verifyDatabase(at: partial, key: candidate, cipher: cipher, reportedAs: url)
-        try FileSafety.fsync(partial)
+        try FileSafety.verifyDatabase(at: partial.url, key: candidate, cipher: cipher, reportedAs: url)
+        try FileSafety.fsync(partial.url)
         try options.keyRotationHooks.willReplaceFile?(newKey)
 
         // No transaction is open (exclusive gate), so every handle can be closed safely. All must
@@ -71,7 +70,7 @@ extension Database {
         drainHandlePool()
         checkpointer.replaceHandle(with: nil, pageSize: cipher.pageSize ?? pageSize)
         for sidecar in [walURL, shmURL] { try? FileManager.default.removeItem(at: sidecar) }
-        try FileSafety.replace(url, with: partial)
+        try FileSafety.replace(url, with: partial.url)
 
         let handleKey =
             candidate.isPassphrase
