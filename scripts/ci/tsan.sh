@@ -2,7 +2,7 @@
 # CI: the tests that share databases, connections and locks between threads, under
 # ThreadSanitizer. Any TSan report fails the step: halt_on_error stops the process at the first
 # report (the crash tests' children inherit it), and the output is checked as well.
-# Own scratch path (.build-tsan, git-ignored). About 8 minutes on 2 cores from a clean checkout,
+# Own scratch path (.build-tsan, git-ignored). About 4 minutes on 2 cores from a clean checkout,
 # nearly all of it building the dependencies and the package with TSan; the tests take ~35 s.
 # Why Coffer locks with its own `Locked` rather than `Mutex`: RELIABILITY.md, "ThreadSanitizer".
 set -euo pipefail
