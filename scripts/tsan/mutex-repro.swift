@@ -55,6 +55,6 @@ final class PthreadLock: @unchecked Sendable {
             }.start()
         }
         done.wait()
-        print("\(mode): \(shared.counters[0]) increments, \(shared.operations) critical sections (expected 2000000, 40000)")
+        print("\(mode): \(shared.counters[0]) increments (expected 2000000), \(shared.operations) sections (40000)")
     }
 }

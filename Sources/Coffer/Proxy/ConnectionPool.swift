@@ -1,4 +1,3 @@
-
 /// Hands out the least busy of a few connections, for background read work
 /// (YapDatabase's `YapDatabaseConnectionPool`).
 ///

@@ -53,8 +53,8 @@ extension Database {
                 _ = try handle.checkpoint(.truncate)
                 try candidate.bytes.withUnsafeBytes { key in
                     try handle.export(
-                        toPath: partial.url.path, key: key, pageSize: cipher.pageSize, kdfIterations: cipher.kdfIterations,
-                        useHMAC: cipher.useHMAC)
+                        toPath: partial.url.path, key: key, pageSize: cipher.pageSize,
+                        kdfIterations: cipher.kdfIterations, useHMAC: cipher.useHMAC)
                 }
             }
         }
