@@ -13,17 +13,18 @@ import Foundation
 ///
 /// Backups, key rotation, import and export write `.<name>.coffer-partial-<UUID>` beside the
 /// destination and rename it into place when complete. A process killed before the rename
-/// leaves that file and its `-journal`/`-wal`/`-shm` behind: encrypted, but as large as the
-/// database. Before writing a new copy (and when a database opens), the stale copies of that
-/// destination are deleted.
+/// leaves that file and its `-journal`/`-wal`/`-shm` behind, as large as the database (and for
+/// `exportUnencryptedCopy`, in plaintext). Before writing a new copy (and when a database
+/// opens), the stale copies of that destination are deleted.
 ///
 /// A copy is stale when no one holds the `flock` on its lock file, `<copy>.lock`. The writer
 /// creates and locks that file before the copy exists, and deletes it only after the copy and
 /// its sidecars are gone. The kernel drops an `flock` when its process dies, however it dies,
 /// so a killed writer's copy is stale at once, with no PID to reuse and no clock to trust. An
 /// `flock` belongs to an open file description, so a second writer in the same process is
-/// seen too. The lock sits on a separate file because SQLite takes `fcntl` locks on the copy,
-/// and on Apple platforms `flock` and `fcntl` locks on one file conflict.
+/// seen too. The lock sits on a separate file so that it never meets the `fcntl` locks SQLite
+/// takes on the copy: whether the two kinds interact on one file differs between systems and
+/// file systems (NFS emulates `flock` with `fcntl` locks).
 final class PartialFile {
     /// Where the copy is written, in the destination's directory (so the final rename is atomic).
     let url: URL
