@@ -6,7 +6,7 @@ internal import CSQLCipher
 /// serial queue). The handle is closed when the object is released.
 package final class SQLiteConnection: @unchecked Sendable {
     // Safety: SQLite is opened with SQLITE_OPEN_NOMUTEX, so the handle must never be used by
-    // two threads at once. Every owner confines it: a connection's serial queue, or a Mutex.
+    // two threads at once. Every owner confines it: a connection's serial queue, or a lock (`Locked`).
     let handle: OpaquePointer
     /// The file this connection was opened on.
     package let path: String

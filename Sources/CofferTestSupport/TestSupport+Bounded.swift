@@ -1,3 +1,4 @@
+import Coffer
 public import Foundation
 
 extension TestSupport {

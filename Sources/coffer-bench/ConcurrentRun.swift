@@ -1,3 +1,4 @@
+import Coffer
 import Foundation
 import Synchronization
 
@@ -68,13 +69,13 @@ enum ConcurrentRun {
         private let arrived = Atomic<Int>(0)
         private let gate = DispatchSemaphore(value: 0)
         private let stopping = Atomic<Bool>(false)
-        private let counts: Mutex<[Int]>
-        private let failure = Mutex<String?>(nil)
+        private let counts: Locked<[Int]>
+        private let failure = Locked<String?>(nil)
 
         init(threads: Int) {
             self.threads = threads
             self.ready = DispatchSemaphore(value: 0)
-            self.counts = Mutex([Int](repeating: 0, count: threads))
+            self.counts = Locked([Int](repeating: 0, count: threads))
         }
 
         /// Opens the thread's handle, waits for the start signal, then steps until stopped (or on failure).

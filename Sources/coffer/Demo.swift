@@ -2,7 +2,6 @@ import ArgumentParser
 import Coffer
 import Dispatch
 import Foundation
-import Synchronization
 
 /// `coffer demo`: creates (or reopens) an encrypted database and shows what Coffer does.
 struct Demo: ParsableCommand {
@@ -31,7 +30,7 @@ struct Demo: ParsableCommand {
         db.registerCodable(Note.self, forCollection: "notes")
 
         let notified = DispatchSemaphore(value: 0)
-        let message = Mutex("Notified: (no change notification within 5 s)")
+        let message = Locked("Notified: (no change notification within 5 s)")
         let observer = NotificationCenter.default.addObserver(
             forName: Database.modifiedNotification, object: db, queue: nil
         ) { notification in

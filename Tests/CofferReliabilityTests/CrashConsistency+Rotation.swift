@@ -69,7 +69,10 @@ extension CrashConsistency {
             #expect(state.integrity == ["ok"], "iteration \(iteration) seed \(seed)")
             #expect(state.count >= lower, "iteration \(iteration) seed \(seed): lost acknowledged rows")
             #expect(state.missing.isEmpty, "iteration \(iteration) seed \(seed): rows missing: \(state.missing.prefix(5))")
-            #expect(state.rowKeys == Int(state.count) + 1, "iteration \(iteration) seed \(seed): torn batch")
+            // A kill before the first batch (a slow child, e.g. under TSan) leaves no rows: not torn.
+            let untouched = state.count == 0 && state.rowKeys == 0
+            #expect(
+                untouched || state.rowKeys == Int(state.count) + 1, "iteration \(iteration) seed \(seed): torn batch")
             floor = max(floor, state.count)
         }
         let leftovers = try Self.partialFiles(in: directory.url)

@@ -1,12 +1,10 @@
-import Synchronization
-
 /// The per-row changes of one committed transaction, shared by every copy of its ``Changeset``.
 ///
 /// The public key sets are derived on first use: a bulk write of 100,000 rows then pays for one
 /// dictionary while it runs, and nobody pays for three more sets unless they ask.
 final class ChangedRows: Sendable {
     let changes: [CollectionKey: RowChange]
-    private let derived = Mutex(DerivedSets())
+    private let derived = Locked(DerivedSets())
 
     private struct DerivedSets {
         var objectKeys: Set<CollectionKey>?

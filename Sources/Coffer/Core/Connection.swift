@@ -16,7 +16,7 @@ public final class Connection: Sendable {
     public let id: UInt64
     let queue: DispatchQueue
     let core: ConnectionCore
-    let status: Mutex<ConnectionStatus>
+    let status: Locked<ConnectionStatus>
     let pending = Atomic<Int>(0)
 
     init(database: Database, config: ConnectionConfig) throws {
@@ -27,7 +27,7 @@ public final class Connection: Sendable {
         let snapshot = database.snapshot
         self.core = ConnectionCore(
             database: database, id: id, sqlite: handle, generation: generation, config: config, snapshot: snapshot)
-        self.status = Mutex(ConnectionStatus(config: config))
+        self.status = Locked(ConnectionStatus(config: config))
         database.attach(self)
     }
 

@@ -1,6 +1,5 @@
 import CofferSQLite
 import Foundation
-import Synchronization
 
 /// Recycling the SQLite handles of released connections, so creating a connection is cheap
 /// (YapDatabase's connection pool: `maxConnectionPoolCount`, `connectionPoolLifetime`).

@@ -2,7 +2,6 @@ import CofferSQLite
 public import Dispatch
 public import Foundation
 public import Logging
-import Synchronization
 
 /// An encrypted collection/key/value database file, shared by any number of ``Connection``s.
 ///
@@ -37,19 +36,19 @@ public final class Database: Sendable {
     let canonicalPath: String
     let logger: Logger
     /// How new handles are keyed; replaced by key rotation.
-    let keying: Mutex<HandleKeying>
+    let keying: Locked<HandleKeying>
     /// Held shared by every transaction, exclusively by key rotation.
     let gate = DatabaseAccessGate()
     /// Handles of released connections, kept for reuse.
-    let handlePool = Mutex(HandlePool())
+    let handlePool = Locked(HandlePool())
     /// The handle Coffer checkpoints with; never used for transactions.
     let checkpointer: WALCheckpointer
-    let state: Mutex<DatabaseState>
-    let registry = Mutex(ConfigRegistry())
-    let extensions = Mutex(ExtensionRegistry())
+    let state: Locked<DatabaseState>
+    let registry = Locked(ConfigRegistry())
+    let extensions = Locked(ExtensionRegistry())
     /// Runs asynchronous extension (un)registrations in request order.
     let extensionQueue = DispatchQueue(label: "coffer.database.extensions")
-    let defaultsStorage: Mutex<ConnectionConfig>
+    let defaultsStorage: Locked<ConnectionConfig>
 
     /// Serializes read-write transactions across all connections.
     let writeQueue = DispatchQueue(label: "coffer.database.write")
@@ -89,14 +88,14 @@ public final class Database: Sendable {
             self.logger = options.logger ?? Logger(label: "coffer", factory: { _ in SwiftLogNoOpLogHandler() })
             self.sqliteVersion = SQLiteConnection.libraryVersion
             self.cipherVersion = opened.cipherVersion
-            self.keying = Mutex(
+            self.keying = Locked(
                 HandleKeying(key: opened.handleKey, cipher: opened.handleCipher, pageSize: opened.pageSize))
             self.checkpointer = WALCheckpointer(
                 handle: opened.handle, path: url.path, pageSize: opened.pageSize, options: options, logger: logger)
-            self.state = Mutex(
+            self.state = Locked(
                 DatabaseState(
                     snapshot: opened.snapshot, previouslyRegisteredExtensionNames: opened.extensionNames))
-            self.defaultsStorage = Mutex(ConnectionConfig())
+            self.defaultsStorage = Locked(ConnectionConfig())
             extensions.withLock { $0.orphanCandidates = Set(opened.extensionNames) }
         } catch {
             DatabasePathRegistry.release(canonicalPath)

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Lets key rotation wait until no connection uses its SQLite handle, and keeps new
 /// transactions out while the file is swapped.
@@ -12,7 +11,7 @@ final class DatabaseAccessGate: Sendable {
         var exclusive = false
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Waits (up to `timeout`) while the gate is held exclusively, then takes a shared hold.
     /// - Throws: ``DatabaseError`` `.busy` after the timeout.

@@ -36,7 +36,8 @@ struct DatabaseOpener {
         if !exists {
             try createParentDirectory()
         }
-        removeStalePartialCopies()
+        // A key rotation killed before its swap leaves its copy beside the file.
+        PartialFile.removeStale(besides: url)
         do {
             return try openExisting(isNew: !exists)
         } catch let error as DatabaseError {
@@ -312,17 +313,6 @@ struct DatabaseOpener {
                 path: path, sqliteCode: lastError?.code)
         }
         return DatabaseError(.keyRequired, "the file is encrypted; a key is required", path: path)
-    }
-
-    /// Deletes copies a key rotation left beside the file when its process died before the swap
-    /// (`.<name>.coffer-partial-<UUID>` and their journals): encrypted, but dead weight.
-    private func removeStalePartialCopies() {
-        let directory = url.deletingLastPathComponent()
-        let prefix = ".\(url.lastPathComponent).coffer-partial-"
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
-        for name in names where name.hasPrefix(prefix) {
-            try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
-        }
     }
 
     private func createParentDirectory() throws {

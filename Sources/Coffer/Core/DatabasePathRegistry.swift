@@ -1,9 +1,8 @@
 import Foundation
-import Synchronization
 
 /// The database files open in this process: one ``Database`` per file, as in YapDatabase.
 enum DatabasePathRegistry {
-    private static let paths = Mutex<Set<String>>([])
+    private static let paths = Locked<Set<String>>([])
 
     /// The canonical path used to detect a second open of the same file.
     static func canonicalPath(_ url: URL) -> String {

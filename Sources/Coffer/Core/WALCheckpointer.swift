@@ -11,7 +11,7 @@ import Synchronization
 /// that was scheduled by the last commit is still running. ``close()`` closes the handle when
 /// the database goes away, so the file is fully closed by then.
 final class WALCheckpointer: Sendable {
-    private let handle: Mutex<SQLiteConnection?>
+    private let handle: Locked<SQLiteConnection?>
     private let currentPageSize: Atomic<Int>
     private let framesAtLastSchedule = Atomic<Int>(0)
     private let queue = DispatchQueue(label: "coffer.database.checkpoint", qos: .utility)
@@ -22,7 +22,7 @@ final class WALCheckpointer: Sendable {
     private let logger: Logger
 
     init(handle: SQLiteConnection, path: String, pageSize: Int, options: DatabaseOptions, logger: Logger) {
-        self.handle = Mutex(handle)
+        self.handle = Locked(handle)
         self.path = path
         self.currentPageSize = Atomic(pageSize)
         self.truncationThreshold = options.walTruncationThreshold

@@ -6,7 +6,9 @@ public import Foundation
 ///
 /// A backup reads one consistent snapshot, is written beside the destination, verified by
 /// reopening it with its key (`PRAGMA quick_check`), and only then renamed into place: a
-/// cancelled or failed backup never leaves a file at the destination.
+/// cancelled or failed backup never leaves a file at the destination. A backup first deletes
+/// the copies that killed backups to the same destination left beside it (never one that a
+/// live backup, in this process or another, is still writing).
 extension Connection {
     /// Backs the database up into `url`, encrypted with `key` (default: the database's key) and
     /// `cipher` settings (default: the database's).
@@ -76,19 +78,18 @@ extension Connection {
 
     private func exportUnencryptedOnQueue(to url: URL) throws {
         do {
-            let partial = FileSafety.temporarySibling(of: url)
-            defer { FileSafety.removeWithSidecars(partial) }
-            try FileSafety.createPrivateFile(partial)
+            let partial = try PartialFile.create(besides: url)
+            defer { partial.remove() }
             // ATTACH cannot run inside a transaction; the export is one statement, so it still
             // reads one consistent snapshot.
             try TransactionGuard.inside(connection: id, write: false) {
                 try mapSQLite {
                     try core.sqlite.export(
-                        toPath: partial.path, key: nil, pageSize: nil, kdfIterations: nil, useHMAC: nil)
+                        toPath: partial.url.path, key: nil, pageSize: nil, kdfIterations: nil, useHMAC: nil)
                 }
             }
-            try FileSafety.fsync(partial)
-            try FileSafety.replace(url, with: partial)
+            try FileSafety.fsync(partial.url)
+            try FileSafety.replace(url, with: partial.url)
         }
     }
 
@@ -110,13 +111,12 @@ extension Connection {
         let samePages =
             targetCipher.pageSize == database.pageSize && (targetCipher.useHMAC ?? true) == (source.useHMAC ?? true)
 
-        let partial = FileSafety.temporarySibling(of: url)
-        defer { FileSafety.removeWithSidecars(partial) }
-        try FileSafety.createPrivateFile(partial)
+        let partial = try PartialFile.create(besides: url)
+        defer { partial.remove() }
         if samePages {
             try core.performRead(self) { _ in
                 try mapSQLite {
-                    let destination = try SQLiteConnection(path: partial.path, vfs: database.options.vfsName)
+                    let destination = try SQLiteConnection(path: partial.url.path, vfs: database.options.vfsName)
                     try targetKey.bytes.withUnsafeBytes { try destination.applyKey($0) }
                     try destination.applyCipherSettings(
                         pageSize: targetCipher.pageSize, kdfIterations: targetCipher.kdfIterations,
@@ -138,7 +138,7 @@ extension Connection {
                 try mapSQLite {
                     try targetKey.bytes.withUnsafeBytes { key in
                         try core.sqlite.export(
-                            toPath: partial.path, key: key, pageSize: targetCipher.pageSize,
+                            toPath: partial.url.path, key: key, pageSize: targetCipher.pageSize,
                             kdfIterations: targetCipher.kdfIterations, useHMAC: targetCipher.useHMAC)
                     }
                 }
@@ -147,8 +147,8 @@ extension Connection {
         }
         if progress?.isCancelled == true { throw DatabaseError(.cancelled, "the backup was cancelled", path: url.path) }
         try FileSafety.verifyDatabase(
-            at: partial, key: targetKey, cipher: targetCipher, reportedAs: url, vfs: database.options.vfsName)
-        try FileSafety.fsync(partial)
-        try FileSafety.replace(url, with: partial)
+            at: partial.url, key: targetKey, cipher: targetCipher, reportedAs: url, vfs: database.options.vfsName)
+        try FileSafety.fsync(partial.url)
+        try FileSafety.replace(url, with: partial.url)
     }
 }

@@ -31,21 +31,20 @@ extension Database {
                 size > 0 && size % 512 == 0 ? .keyRequired : .notADatabase,
                 "the source is not an unencrypted SQLite database", path: source.path)
         }
-        let partial = FileSafety.temporarySibling(of: destination)
-        defer { FileSafety.removeWithSidecars(partial) }
-        try FileSafety.createPrivateFile(partial)
+        let partial = try PartialFile.create(besides: destination)
+        defer { partial.remove() }
         try mapSQLite {
             // Read-write: ATTACH inherits the main handle's flags. Only the copy is written.
             let handle = try SQLiteConnection(path: source.path, create: false)
             try handle.validateReadable()
             try candidate.bytes.withUnsafeBytes { bytes in
                 try handle.export(
-                    toPath: partial.path, key: bytes, pageSize: settings.pageSize,
+                    toPath: partial.url.path, key: bytes, pageSize: settings.pageSize,
                     kdfIterations: settings.kdfIterations, useHMAC: settings.useHMAC)
             }
         }
-        try FileSafety.verifyDatabase(at: partial, key: candidate, cipher: settings, reportedAs: destination)
-        try FileSafety.fsync(partial)
-        try FileSafety.replace(destination, with: partial)
+        try FileSafety.verifyDatabase(at: partial.url, key: candidate, cipher: settings, reportedAs: destination)
+        try FileSafety.fsync(partial.url)
+        try FileSafety.replace(destination, with: partial.url)
     }
 }

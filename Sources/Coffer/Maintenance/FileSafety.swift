@@ -3,12 +3,6 @@ import Foundation
 
 /// Crash-safe file replacement: write beside, fsync, rename over, fsync the directory.
 enum FileSafety {
-    /// A hidden temporary path next to `url`, in the same directory (so rename is atomic).
-    static func temporarySibling(of url: URL) -> URL {
-        url.deletingLastPathComponent()
-            .appendingPathComponent(".\(url.lastPathComponent).coffer-partial-\(UUID().uuidString)")
-    }
-
     /// Creates an empty file readable by its owner only (0600), replacing any leftover.
     ///
     /// Connections open without `SQLITE_OPEN_CREATE`, and ATTACH inherits that, so targets are

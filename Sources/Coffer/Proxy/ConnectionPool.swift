@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Hands out the least busy of a few connections, for background read work
 /// (YapDatabase's `YapDatabaseConnectionPool`).
 ///
@@ -25,7 +23,7 @@ public final class ConnectionPool: Sendable {
         var didCreateConnection: (@Sendable (Connection) -> Void)?
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// Creates an empty pool; connections are opened when first needed.
     /// - Parameters:
@@ -41,7 +39,7 @@ public final class ConnectionPool: Sendable {
         didCreateConnection: (@Sendable (Connection) -> Void)? = nil
     ) {
         self.database = database
-        self.state = Mutex(
+        self.state = Locked(
             State(
                 limit: Self.effectiveLimit(connectionLimit), config: connectionConfig,
                 didCreateConnection: didCreateConnection))

@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 /// Waiting for the proxy's changes to reach the database (beyond YapDatabase, which has no flush).
 extension ConnectionProxy {
@@ -64,7 +63,7 @@ extension ConnectionProxy {
 /// Hands a flush result from the completion queue to a blocked caller.
 final class FlushSignal: Sendable {
     private let semaphore = DispatchSemaphore(value: 0)
-    private let stored = Mutex<Result<Void, any Error>>(.success(()))
+    private let stored = Locked<Result<Void, any Error>>(.success(()))
 
     var result: Result<Void, any Error> { stored.withLock { $0 } }
 

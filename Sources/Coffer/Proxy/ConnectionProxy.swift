@@ -37,7 +37,7 @@ public final class ConnectionProxy: Sendable {
 
     /// A process-unique number; the proxy's commits carry it in a ``ConnectionProxyCommit``.
     public let id: UInt64
-    let state = Mutex(ProxyState())
+    let state = Locked(ProxyState())
     /// Where batch completions run; never runs caller code.
     let completionQueue: DispatchQueue
     static let completionQueueKey = DispatchSpecificKey<UInt64>()

@@ -1,6 +1,5 @@
 import Dispatch
 public import Foundation
-import Synchronization
 
 /// Encrypted preferences with a `UserDefaults`-style API, stored in a Coffer database.
 ///
@@ -60,14 +59,14 @@ public final class Preferences: Sendable {
     public let collection: String
 
     let proxy: ConnectionProxy
-    let state: Mutex<PreferencesState>
+    let state: Locked<PreferencesState>
     /// Serializes hand-offs to the proxy (see ``handOff(whileCollecting:)``).
-    let handOffLock = Mutex(())
+    let handOffLock = Locked(())
     /// Posts notifications and feeds ``changes``, in order.
     let deliveryQueue: DispatchQueue
     private let observer: PreferencesObserver
     /// The ``Database/modifiedNotification`` subscription, removed when the instance is released.
-    private let observerToken: Mutex<any NSObjectProtocol>
+    private let observerToken: Locked<any NSObjectProtocol>
 
     /// Opens the preferences of `suite`, loading its stored values.
     ///
@@ -102,8 +101,8 @@ public final class Preferences: Sendable {
             NotificationCenter.default.removeObserver(token)
             throw error
         }
-        self.observerToken = Mutex(token)
-        self.state = Mutex(PreferencesState(entries: loaded))
+        self.observerToken = Locked(token)
+        self.state = Locked(PreferencesState(entries: loaded))
         observer.attach(self)
     }
 

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Forwards the database's commits to a ``Preferences`` instance, buffering those that arrive
 /// before the instance is ready, so nothing committed after the subscription is missed.
@@ -13,7 +12,7 @@ final class PreferencesObserver: Sendable {
         var buffer: [Changeset]? = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Called on the database's notification queue, in commit order.
     func receive(_ changeset: Changeset) {

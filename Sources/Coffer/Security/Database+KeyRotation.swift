@@ -48,29 +48,28 @@ extension Database {
     }
 
     private func replaceFile(with candidate: KeyCandidate, newKey: DatabaseKey, cipher: CipherSettings) throws {
-        let partial = FileSafety.temporarySibling(of: url)
-        defer { FileSafety.removeWithSidecars(partial) }
-        try FileSafety.createPrivateFile(partial)
+        let partial = try PartialFile.create(besides: url)
+        defer { partial.remove() }
         try checkpointer.withHandle(openingWith: openCheckpointHandle) { handle in
             try mapSQLite {
                 _ = try handle.checkpoint(.truncate)
                 try candidate.bytes.withUnsafeBytes { key in
                     try handle.export(
-                        toPath: partial.path, key: key, pageSize: cipher.pageSize, kdfIterations: cipher.kdfIterations,
-                        useHMAC: cipher.useHMAC)
+                        toPath: partial.url.path, key: key, pageSize: cipher.pageSize,
+                        kdfIterations: cipher.kdfIterations, useHMAC: cipher.useHMAC)
                 }
             }
         }
         try FileSafety.verifyDatabase(
-            at: partial, key: candidate, cipher: cipher, reportedAs: url, vfs: options.vfsName)
-        try FileSafety.fsync(partial)
+            at: partial.url, key: candidate, cipher: cipher, reportedAs: url, vfs: options.vfsName)
+        try FileSafety.fsync(partial.url)
         // Worked out before the swap, from the copy (it has the salt the file will have), so that
         // nothing that can fail stands between the swap and recording the new key. Later handles
         // name the salt themselves (see `KeyCandidate.salted(with:)`).
         let handleKey =
             candidate.isPassphrase
-            ? try candidate.derivedRawSpec(forFileAt: partial.path, iterations: cipher.kdfIterations ?? 64_000)
-            : candidate.salted(with: KeyCandidate.fileSalt(atPath: partial.path) ?? Data())
+            ? try candidate.derivedRawSpec(forFileAt: partial.url.path, iterations: cipher.kdfIterations ?? 64_000)
+            : candidate.salted(with: KeyCandidate.fileSalt(atPath: partial.url.path) ?? Data())
         try options.keyRotationHooks.willReplaceFile?(newKey)
 
         // No transaction is open (exclusive gate), so every handle can be closed safely. All must
@@ -81,7 +80,7 @@ extension Database {
         drainHandlePool()
         checkpointer.replaceHandle(with: nil, pageSize: cipher.pageSize ?? pageSize)
         for sidecar in [walURL, shmURL] { try? FileManager.default.removeItem(at: sidecar) }
-        try FileSafety.replace(url, with: partial)
+        try FileSafety.replace(url, with: partial.url)
 
         // The file is the new one now: the rotation is done whatever happens next. Record the new
         // key first, so every handle opened from here on uses it (a failure below used to leave

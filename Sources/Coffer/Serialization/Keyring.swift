@@ -1,6 +1,5 @@
 public import Crypto
 import Foundation
-import Synchronization
 
 /// The master keys of value-level encryption: several 256-bit keys by id, one of them current.
 ///
@@ -38,7 +37,7 @@ public final class Keyring: Sendable {
     /// The most derived subkeys kept before the cache starts over.
     static let subkeyCacheLimit = 4096
 
-    let state = Mutex(State())
+    let state = Locked(State())
 
     /// Creates an empty keyring; add a key and make it current before encrypting.
     public init() {}

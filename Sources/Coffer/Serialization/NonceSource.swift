@@ -42,7 +42,7 @@ enum NonceSource {
             var generation: UInt64 = 0
         }
 
-        private let state = Mutex(State())
+        private let state = Locked(State())
 
         private init() {
             #if !canImport(Darwin)

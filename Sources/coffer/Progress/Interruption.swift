@@ -1,3 +1,4 @@
+import Coffer
 import Dispatch
 import Foundation
 import Synchronization
@@ -26,7 +27,7 @@ final class Interruption: Sendable {
     }
 
     private let requested = Atomic<Bool>(false)
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Starts listening for SIGINT on a dispatch queue instead of letting it kill the process.
     func install() {

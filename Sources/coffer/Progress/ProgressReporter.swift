@@ -1,6 +1,6 @@
+import Coffer
 import Dispatch
 import Foundation
-import Synchronization
 
 /// Shows how far long work has got, on standard error: a bar redrawn in place on a terminal,
 /// plain lines otherwise (every 1,000 units or every second, whichever comes first).
@@ -34,7 +34,7 @@ final class ProgressReporter: Sendable {
     private let style: Style
     private let pauseAfter: Int64?
     private let started = ContinuousClock.now
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// Units between two plain progress lines.
     static let lineInterval: Int64 = 1_000
@@ -48,7 +48,7 @@ final class ProgressReporter: Sendable {
         self.unit = unit
         self.style = style
         self.pauseAfter = pauseAfter
-        self.state = Mutex(State(total: total))
+        self.state = Locked(State(total: total))
     }
 
     /// Records progress and redraws when due.

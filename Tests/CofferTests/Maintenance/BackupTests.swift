@@ -72,6 +72,24 @@ import Testing
         #expect(leftovers.isEmpty)
     }
 
+    @Test func backupRemovesWhatKilledBackupsToTheSameDestinationLeft() throws {
+        let dir = TemporaryDirectory()
+        let key = TestSupport.randomKey()
+        let db = try populated(dir, key: key)
+        let target = dir.file("backup.db")
+        let killed = ".backup.db.coffer-partial-\(UUID().uuidString)"
+        let otherDestination = ".other.db.coffer-partial-\(UUID().uuidString)"
+        for name in [killed, killed + "-journal", killed + ".lock", otherDestination] {
+            #expect(FileManager.default.createFile(atPath: dir.file(name).path, contents: Data("left over".utf8)))
+        }
+        try db.newConnection().backup(to: target)
+        let partials = try FileManager.default.contentsOfDirectory(atPath: dir.url.path).filter {
+            $0.contains(".coffer-partial-")
+        }
+        #expect(partials == [otherDestination])
+        try expectReadable(target, options: TestSupport.rawKeyOptions(key))
+    }
+
     @Test func unencryptedExportIsExplicit() throws {
         let dir = TemporaryDirectory()
         let db = try populated(dir, key: TestSupport.randomKey())

@@ -1,7 +1,6 @@
 import CofferTestSupport
 import Dispatch
 import Foundation
-import Synchronization
 import Testing
 
 @testable import Coffer
@@ -38,7 +37,7 @@ import Testing
     }
 
     @Test func createsConnectionsWhileAllAreBusyUpToTheLimit() throws {
-        let created = Mutex<[UInt64]>([])
+        let created = Locked<[UInt64]>([])
         let pool = ConnectionPool(database: try open(), connectionLimit: 2) { connection in
             created.withLock { $0.append(connection.id) }
         }

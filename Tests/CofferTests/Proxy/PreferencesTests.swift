@@ -157,7 +157,7 @@ import Testing
 
     @Test func localChangesAreAnnouncedByNotificationAndStream() async throws {
         let prefs = try Preferences(database: try open())
-        let notified = Mutex<[PreferencesChange]>([])
+        let notified = Locked<[PreferencesChange]>([])
         let observer = NotificationCenter.default.addObserver(
             forName: Preferences.didChangeNotification, object: prefs, queue: nil
         ) { notification in
