@@ -22,9 +22,9 @@ extension Preferences {
 
     /// Runs on the delivery queue: hands the keys set locally to the proxy and announces them.
     func announceLocalChanges() {
-        let keys = handOff { $0.takeChangedKeys() }
+        let keys = handOff(takingChangedKeys: true)
         guard !keys.isEmpty else { return }
-        publish(PreferencesChange(keys: keys, isExternal: false))
+        publish(PreferencesChange(keys: Set(keys), isExternal: false))
     }
 
     private func publish(_ change: PreferencesChange) {

@@ -60,7 +60,7 @@ public final class Preferences: Sendable {
 
     let proxy: ConnectionProxy
     let state: Locked<PreferencesState>
-    /// Serializes hand-offs to the proxy (see ``handOff(whileCollecting:)``).
+    /// Serializes hand-offs to the proxy (see ``handOff(takingChangedKeys:)``).
     let handOffLock = Locked(())
     /// Posts notifications and feeds ``changes``, in order.
     let deliveryQueue: DispatchQueue
@@ -170,26 +170,40 @@ public final class Preferences: Sendable {
 
     /// Hands every change not yet given to the proxy over now.
     func handOff() {
-        handOff { _ in }
+        handOff(takingChangedKeys: false)
     }
 
-    /// Hands every unstaged change to the proxy; `whileCollecting` runs under the state lock in the
-    /// same critical section that collects them.
+    /// How many keys one hand-off step collects under the state lock.
+    static let handOffChunk = 256
+
+    /// Hands every unstaged change to the proxy; with `takingChangedKeys` (the announcement) it also
+    /// takes the list of changed keys and returns it.
     ///
     /// Hand-offs are serialized by `handOffLock`, so a key's changes reach the proxy in the order they
-    /// were made; the state lock is held only to collect and to record versions, never while the proxy
-    /// stages, so getters and setters do not wait for a large burst.
+    /// were made. The state lock is held only to collect one chunk of keys or to record their versions,
+    /// never while the proxy stages them, so a getter waits at most one chunk however large the burst.
     @discardableResult
-    func handOff<R>(whileCollecting body: (inout PreferencesState) -> R) -> R {
+    func handOff(takingChangedKeys: Bool) -> [String] {
         let collection = collection
         return handOffLock.withLock { _ in
-            let (changes, result) = state.withLock { state in
-                (state.beginHandOff(collection: collection), body(&state))
+            let taken = takingChangedKeys ? state.withLock { $0.takeChangedKeys() } : nil
+            var next = 0
+            while true {
+                let changes = state.withLock { state -> [(CollectionKey, (any Sendable)?)]? in
+                    // A flush walks the live list (it may grow meanwhile); the announcement its own.
+                    let count = taken?.count ?? state.changedKeys.count
+                    guard next < count else { return nil }
+                    let end = min(next + Self.handOffChunk, count)
+                    defer { next = end }
+                    if let taken { return state.beginHandOff(taken[next..<end], collection: collection) }
+                    return state.beginHandOff(state.changedKeys[next..<end], collection: collection)
+                }
+                guard let changes else { break }
+                guard !changes.isEmpty else { continue }
+                let versions = proxy.stageBatch(changes)
+                state.withLock { $0.finishHandOff(changes, versions: versions) }
             }
-            guard !changes.isEmpty else { return result }
-            let versions = proxy.stageBatch(changes)
-            state.withLock { $0.finishHandOff(changes, versions: versions) }
-            return result
+            return taken ?? []
         }
     }
 

@@ -10,8 +10,9 @@ struct PreferencesEntry {
     /// The proxy version of this instance's last change to the key: 0 when never changed here,
     /// ``unstaged`` while the change waits to be handed to the proxy.
     var localVersion: UInt64 = 0
-    /// Whether the key waits in `PreferencesState.changedKeys`.
-    var isListed = false
+    /// The `PreferencesState.listGeneration` in which the key was last listed in `changedKeys`:
+    /// the key is listed when it equals the current generation, so taking the list is O(1).
+    var listedIn: UInt64 = 0
 }
 
 /// Everything a ``Preferences`` instance keeps behind its mutex.
@@ -22,6 +23,8 @@ struct PreferencesState {
     var committedLocalVersion: UInt64 = 0
     /// Keys changed locally since the last announcement, in order; their changes may still be unstaged.
     var changedKeys: [String] = []
+    /// Bumped when the announcement takes `changedKeys`, which unlists every key at once.
+    var listGeneration: UInt64 = 1
     var announcementScheduled = false
     var streams: [UInt64: AsyncStream<PreferencesChange>.Continuation] = [:]
     var nextStreamID: UInt64 = 1
@@ -35,7 +38,7 @@ struct PreferencesState {
 
     /// Records a local change; returns whether the hand-off and announcement must be scheduled.
     mutating func noteLocal(_ value: PreferenceValue?, forKey key: String) -> Bool {
-        let wasListed = Self.update(&entries[key, default: PreferencesEntry()], value)
+        let wasListed = Self.update(&entries[key, default: PreferencesEntry()], value, generation: listGeneration)
         if !wasListed { changedKeys.append(key) }
         guard !announcementScheduled else { return false }
         announcementScheduled = true
@@ -43,21 +46,21 @@ struct PreferencesState {
     }
 
     @inline(__always)
-    private static func update(_ entry: inout PreferencesEntry, _ value: PreferenceValue?) -> Bool {
+    private static func update(_ entry: inout PreferencesEntry, _ value: PreferenceValue?, generation: UInt64) -> Bool {
         entry.value = value
         entry.localVersion = PreferencesEntry.unstaged
-        let wasListed = entry.isListed
-        entry.isListed = true
+        let wasListed = entry.listedIn == generation
+        entry.listedIn = generation
         return wasListed
     }
 
-    /// Collects every unstaged change for a hand-off and marks it ``PreferencesEntry/staging``.
-    ///
-    /// The proxy is called outside this lock (getters must not wait for it); ``finishHandOff(_:versions:)``
-    /// then records the versions the proxy gave.
-    mutating func beginHandOff(collection: String) -> [(CollectionKey, (any Sendable)?)] {
+    /// Marks the unstaged changes among `keys` ``PreferencesEntry/staging`` and returns them for
+    /// the proxy, which is called outside this lock (getters must not wait for it);
+    /// ``finishHandOff(_:versions:)`` then records the versions the proxy gave.
+    mutating func beginHandOff(_ keys: ArraySlice<String>, collection: String) -> [(CollectionKey, (any Sendable)?)] {
         var changes: [(CollectionKey, (any Sendable)?)] = []
-        for key in changedKeys {
+        changes.reserveCapacity(keys.count)
+        for key in keys {
             guard let entry = entries[key], entry.localVersion == PreferencesEntry.unstaged else { continue }
             entries[key]?.localVersion = PreferencesEntry.staging
             changes.append((CollectionKey(collection: collection, key: key), entry.value))
@@ -73,16 +76,12 @@ struct PreferencesState {
         }
     }
 
-    /// Takes the keys changed since the last announcement (hand them off first).
-    mutating func takeChangedKeys() -> Set<String> {
+    /// Takes the keys changed since the last announcement, in O(1): a key changed from now on is
+    /// listed again.
+    mutating func takeChangedKeys() -> [String] {
         announcementScheduled = false
-        var keys = Set<String>()
-        keys.reserveCapacity(changedKeys.count)
-        for key in changedKeys {
-            entries[key]?.isListed = false
-            keys.insert(key)
-        }
-        changedKeys.removeAll(keepingCapacity: true)
-        return keys
+        listGeneration &+= 1
+        defer { changedKeys = [] }
+        return changedKeys
     }
 }

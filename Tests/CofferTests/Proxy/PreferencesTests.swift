@@ -332,20 +332,42 @@ import Testing
     }
 
     /// A key changed while its previous value is being handed over keeps the newer value pending.
-    @Test func aKeyChangedDuringAHandOffIsHandedOverAgain() throws {
-        let db = try Database(url: dir.file("prefs.db"), options: TestSupport.rawKeyOptions(key))
-        let prefs = try Preferences(database: db)
-        prefs.set("first", forKey: "k")
-        prefs.handOff { state in
-            // Runs inside the hand-off's collecting section: the set below lands after the
-            // collection and before the proxy records its version.
-            _ = state.noteLocal(.string("second"), forKey: "k")
+    @Test func aKeyChangedDuringAHandOffStaysUnstaged() {
+        var state = PreferencesState()
+        _ = state.noteLocal(.string("first"), forKey: "k")
+        let changes = state.beginHandOff(state.changedKeys[...], collection: "c")
+        #expect(changes.count == 1)
+        // The set lands after the collection and before the proxy's versions are recorded.
+        _ = state.noteLocal(.string("second"), forKey: "k")
+        state.finishHandOff(changes, versions: [7])
+        #expect(state.entries["k"]?.localVersion == PreferencesEntry.unstaged)
+        // Still listed, so the next hand-off takes it.
+        #expect(state.beginHandOff(state.changedKeys[...], collection: "c").count == 1)
+    }
+
+    /// Taking the list unlists every key at once; a key set afterwards is listed again, once.
+    @Test func takingTheChangedKeysRelistsLaterChanges() {
+        var state = PreferencesState()
+        for key in ["a", "b", "a"] { _ = state.noteLocal(.int(1), forKey: key) }
+        #expect(state.takeChangedKeys() == ["a", "b"])
+        #expect(state.changedKeys.isEmpty)
+        for key in ["b", "b", "c"] { _ = state.noteLocal(.int(2), forKey: key) }
+        #expect(state.changedKeys == ["b", "c"])
+    }
+
+    /// A burst larger than one hand-off chunk reaches the database whole.
+    @Test func aBurstOfManyChunksIsWrittenWhole() throws {
+        let url = dir.file("prefs.db")
+        let count = Preferences.handOffChunk * 5 + 3
+        do {
+            let prefs = try Preferences(database: try Database(url: url, options: TestSupport.rawKeyOptions(key)))
+            for index in 0..<count { prefs.set(index, forKey: "k\(index)") }
+            try prefs.flush()
+            #expect(prefs.pendingChangeCount == 0)
         }
-        #expect(prefs.state.withLock { $0.entries["k"]?.localVersion } == PreferencesEntry.unstaged)
-        try prefs.flush()
-        let stored = try db.newConnection().read { tx in
-            try tx.object(forKey: "k", inCollection: prefs.collection, as: PreferenceValue.self)
-        }
-        #expect(stored == .string("second"))
+        try TestSupport.waitUntilClosed(url)
+        let reopened = try Preferences(database: try Database(url: url, options: TestSupport.rawKeyOptions(key)))
+        #expect(reopened.dictionaryRepresentation().count == count)
+        #expect(reopened.integer(forKey: "k\(count - 1)") == count - 1)
     }
 }
