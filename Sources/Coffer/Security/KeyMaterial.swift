@@ -16,20 +16,27 @@ extension KeyCandidate {
     static func rawSpec(key: UnsafeRawBufferPointer, salt: UnsafeRawBufferPointer?) -> KeyCandidate {
         let hexCount = (key.count + (salt?.count ?? 0)) * 2
         let bytes = SecretBytes(count: hexCount + 3) { out in
-            let digits: [UInt8] = Array("0123456789abcdef".utf8)
             out[0] = UInt8(ascii: "x")
             out[1] = UInt8(ascii: "'")
-            var i = 2
-            for part in [key, salt ?? UnsafeRawBufferPointer(start: nil, count: 0)] {
-                for byte in part {
-                    out[i] = digits[Int(byte >> 4)]
-                    out[i + 1] = digits[Int(byte & 0x0F)]
-                    i += 2
-                }
-            }
+            var i = writeHex(key, into: out, at: 2)
+            if let salt { i = writeHex(salt, into: out, at: i) }
             out[i] = UInt8(ascii: "'")
         }
         return KeyCandidate(bytes: bytes, isPassphrase: false)
+    }
+
+    /// Writes `bytes` as lowercase hex digits into `out` from `start`; returns the index after them.
+    private static func writeHex(
+        _ bytes: UnsafeRawBufferPointer, into out: UnsafeMutableRawBufferPointer, at start: Int
+    ) -> Int {
+        let digits: StaticString = "0123456789abcdef"
+        var index = start
+        for byte in bytes {
+            out[index] = digits.utf8Start[Int(byte >> 4)]
+            out[index + 1] = digits.utf8Start[Int(byte & 0x0F)]
+            index += 2
+        }
+        return index
     }
 
     /// Resolves a ``DatabaseKey`` into the candidates to try, in order.
@@ -96,15 +103,9 @@ extension KeyCandidate {
         let unsaltedCount = Self.unsaltedSpecCount
         let salted = bytes.withUnsafeBytes { spec in
             SecretBytes(count: unsaltedCount + 32) { out in
-                let digits: [UInt8] = Array("0123456789abcdef".utf8)
                 for index in 0..<(unsaltedCount - 1) { out[index] = spec[index] }
-                var index = unsaltedCount - 1
-                for byte in salt {
-                    out[index] = digits[Int(byte >> 4)]
-                    out[index + 1] = digits[Int(byte & 0x0F)]
-                    index += 2
-                }
-                out[index] = UInt8(ascii: "'")
+                let end = salt.withUnsafeBytes { Self.writeHex($0, into: out, at: unsaltedCount - 1) }
+                out[end] = UInt8(ascii: "'")
             }
         }
         return KeyCandidate(bytes: salted, isPassphrase: false)
