@@ -60,8 +60,9 @@ public final class Preferences: Sendable {
 
     let proxy: ConnectionProxy
     let state: Locked<PreferencesState>
-    /// Serializes hand-offs to the proxy (see ``handOff(takingChangedKeys:)``).
-    let handOffLock = Locked(())
+    /// Serializes hand-offs to the proxy (see ``handOff(takingChangedKeys:)``) and counts the chunks
+    /// handed over. It guards a real value because `Locked` must never hold an empty one.
+    let handOffLock = Locked(0)
     /// Posts notifications and feeds ``changes``, in order.
     let deliveryQueue: DispatchQueue
     private let observer: PreferencesObserver
@@ -185,7 +186,7 @@ public final class Preferences: Sendable {
     @discardableResult
     func handOff(takingChangedKeys: Bool) -> [String] {
         let collection = collection
-        return handOffLock.withLock { _ in
+        return handOffLock.withLock { handedOver in
             let taken = takingChangedKeys ? state.withLock { $0.takeChangedKeys() } : nil
             var next = 0
             while true {
@@ -202,6 +203,7 @@ public final class Preferences: Sendable {
                 guard !changes.isEmpty else { continue }
                 let versions = proxy.stageBatch(changes)
                 state.withLock { $0.finishHandOff(changes, versions: versions) }
+                handedOver &+= 1
             }
             return taken ?? []
         }

@@ -16,6 +16,9 @@
 /// mutexes, so a TSan run over Coffer reports real races only, and it also checks lock order.
 ///
 /// Like `Mutex` it is not recursive: calling `withLock` again from inside `body` deadlocks.
+/// `Value` must not be an empty type such as `()`: Swift's TSan instrumentation then places the
+/// access to `value` at the object's own address, where every call reads the class metadata
+/// without the lock, and TSan reports a race that is not there (`scripts/tsan/empty-value-repro.swift`).
 /// Every target of the package uses it in place of `Mutex`; `Atomic` stays (TSan sees atomics).
 package final class Locked<Value>: @unchecked Sendable {
     // Safety: `value` is read and written only inside `withLock`, between lock and unlock of
@@ -29,6 +32,7 @@ package final class Locked<Value>: @unchecked Sendable {
 
     /// Puts `initialValue` behind a new lock.
     package init(_ initialValue: consuming sending Value) {
+        assert(MemoryLayout<Value>.size > 0, "Locked must guard a non-empty value (see the type's documentation)")
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         let status = pthread_mutex_init(mutex, nil)
