@@ -65,10 +65,16 @@ extension DatabaseQuery {
     /// The offsets of the `?` placeholders outside quotes and comments.
     ///
     /// Also the one place a format is vetted: no `;` anywhere (even in a literal: values belong in
-    /// arguments), no `?NNN`, `:name`, `@name` or `$name` parameters, no unterminated quote or comment.
+    /// arguments), no NUL, no `?NNN`, `:name`, `@name`, `#name` or `$name` parameters, no unterminated
+    /// quote or comment.
     static func placeholderOffsets(in scalars: [Unicode.Scalar]) throws -> [Int] {
         if scalars.contains(";") {
             throw DatabaseError.invalidQuery("a query format cannot contain ';' (one statement only)")
+        }
+        // SQLite reads the SQL as a C string: it would stop at a NUL, silently dropping the rest
+        // of the format and its placeholders.
+        if scalars.contains("\0") {
+            throw DatabaseError.invalidQuery("a query format cannot contain a NUL character")
         }
         var placeholders: [Int] = []
         var index = 0
@@ -94,11 +100,18 @@ extension DatabaseQuery {
                 }
                 placeholders.append(index)
                 index += 1
-            case ":", "@", "$":
+            case ":", "@", "#":
+                // Never part of an identifier in SQLite, so followed by a name it is a parameter
+                // even right after a keyword (`NOT:a`).
+                if let following = next(scalars, index), isIdentifierScalar(following) {
+                    throw namedParameter
+                }
+                index += 1
+            case "$":
+                // `$` continues an identifier (`a$b`) and starts a parameter anywhere else (`$$a`).
                 let previous = index > 0 ? scalars[index - 1] : " "
                 if !isIdentifierScalar(previous), let following = next(scalars, index), isIdentifierScalar(following) {
-                    throw DatabaseError.invalidQuery(
-                        "named parameters (:name, @name, $name) are not supported: use ? only")
+                    throw namedParameter
                 }
                 index += 1
             default:
@@ -129,7 +142,12 @@ extension DatabaseQuery {
         index + 1 < scalars.count ? scalars[index + 1] : nil
     }
 
+    private static let namedParameter = DatabaseError.invalidQuery(
+        "named parameters (:name, @name, #name, $name) are not supported: use ? only")
+
+    /// Whether SQLite's tokenizer lets `scalar` continue an identifier (its `IdChar`).
     private static func isIdentifierScalar(_ scalar: Unicode.Scalar) -> Bool {
-        scalar == "_" || scalar.properties.isAlphabetic || scalar.properties.numericType != nil || scalar.value > 0x7F
+        scalar == "_" || scalar == "$" || scalar.properties.isAlphabetic || scalar.properties.numericType != nil
+            || scalar.value > 0x7F
     }
 }
