@@ -144,3 +144,27 @@ if Context.environment["COFFER_DOCS"] != nil {
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0")
     )
 }
+
+// The libFuzzer targets (Fuzz/, RELIABILITY.md "Fuzzing") are only declared when COFFER_FUZZ is set:
+// they must be built with `-sanitize=fuzzer` (libFuzzer supplies `main`), which scripts/ci/fuzz.sh
+// does in its own scratch path, so ordinary builds and `swift test` never see them.
+if Context.environment["COFFER_FUZZ"] != nil {
+    let fuzzers = [
+        ("fuzz-blob-decoder", "BlobDecoder", [Target.Dependency.product(name: "Crypto", package: "swift-crypto")]),
+        ("fuzz-key-file", "KeyFile", []),
+        ("fuzz-database-query", "DatabaseQuery", ["CofferSQLite"]),
+    ]
+    package.targets += [
+        .target(name: "CFuzzDriver", path: "Fuzz/Driver"),
+        .target(
+            name: "CofferFuzzSupport", dependencies: ["CFuzzDriver"], path: "Fuzz/Support", swiftSettings: swiftSettings
+        ),
+    ]
+    for (name, folder, extra) in fuzzers {
+        package.targets.append(
+            .executableTarget(
+                name: name, dependencies: ["Coffer", "CofferFuzzSupport"] + extra, path: "Fuzz/\(folder)",
+                swiftSettings: swiftSettings))
+        package.products.append(.executable(name: name, targets: [name]))
+    }
+}

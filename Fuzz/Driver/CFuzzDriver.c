@@ -1,0 +1,3 @@
+// Nothing to compile: the target only exports CFuzzDriver.h; libFuzzer (linked by
+// -sanitize=fuzzer) defines the function.
+#include "CFuzzDriver.h"
