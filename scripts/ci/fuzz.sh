@@ -6,6 +6,8 @@
 # Own scratch path (.build-fuzz, git-ignored); COFFER_FUZZ makes Package.swift declare the targets.
 # lld links: gold crashes on the duplicate `main` that -sanitize=fuzzer brings in (SwiftPM's wins).
 # New corpus entries and crash artifacts go to a temporary directory, never into the repository.
+# The long run (RELIABILITY.md): COFFER_FUZZ_SECONDS=600 COFFER_FUZZ_KEEP_CORPUS=1 bash scripts/ci/fuzz.sh
+# keeps the inputs it finds in Fuzz/corpus-out/<target> (git-ignored), where the next run resumes.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root="$PWD"
@@ -23,10 +25,12 @@ work="$(mktemp -d)"
 export SWIFT_BACKTRACE=enable=no
 for target in "${targets[@]}"; do
     echo "== fuzz-$target for ${seconds}s"
-    mkdir -p "$work/$target"
+    corpus="$work/$target"
+    if [ -n "${COFFER_FUZZ_KEEP_CORPUS:-}" ]; then corpus="$root/Fuzz/corpus-out/$target"; fi
+    mkdir -p "$corpus"
     if ! (cd "$work" && "$root/.build-fuzz/debug/fuzz-$target" -max_total_time="$seconds" -rss_limit_mb=2048 \
         -timeout=10 -print_final_stats=1 -artifact_prefix="$work/$target-" \
-        "$work/$target" "$root/Fuzz/corpus/$target"); then
+        "$corpus" "$root/Fuzz/corpus/$target"); then
         echo "fuzz-$target failed; the input is in $work (kept), reproduce with:" >&2
         echo "  $root/.build-fuzz/debug/fuzz-$target $work/$target-crash-…" >&2
         exit 1
