@@ -68,14 +68,15 @@ enum AEADFraming {
     /// - Throws: ``SerializationError`` (`.noCurrentKey`, `.encryptionFailed`).
     static func seal(
         _ input: Data, context: SerializationStageContext, keyring: Keyring, algorithm: UInt8, stage: String,
-        _ seal: (UnsafeRawBufferPointer, SymmetricKey, [UInt8]) throws -> Data
+        _ seal: (UnsafeRawBufferPointer, SymmetricKey, UnsafeRawBufferPointer) throws -> Data
     ) throws -> SerializationStageOutput {
         let (keyID, key) = try keyring.currentSubkey(collection: context.collection, algorithm: algorithm)
         let parameters = parameters(for: keyID)
-        let associatedData = context.associatedData(parameters: parameters)
         let sealed: Data
         do {
-            sealed = try withRandomNonce(stage: stage) { try seal($0, key, associatedData) }
+            sealed = try context.withAssociatedData(parameters: parameters) { associatedData in
+                try withRandomNonce(stage: stage) { try seal($0, key, associatedData) }
+            }
         } catch let error as SerializationError {
             throw error
         } catch {
@@ -91,13 +92,13 @@ enum AEADFraming {
     ///   `.authenticationFailed`).
     static func open(
         _ payload: Data, parameters: Data, context: SerializationStageContext, keyring: Keyring, algorithm: UInt8,
-        stage: String, _ open: (Data, SymmetricKey, [UInt8]) throws -> Data
+        stage: String, _ open: (Data, SymmetricKey, UnsafeRawBufferPointer) throws -> Data
     ) throws -> Data {
         let keyID = try keyID(from: parameters, stage: stage)
         try checkLength(of: payload, stage: stage)
         let key = try keyring.subkey(collection: context.collection, keyID: keyID, algorithm: algorithm)
         do {
-            return try open(payload, key, context.associatedData(parameters: parameters))
+            return try context.withAssociatedData(parameters: parameters) { try open(payload, key, $0) }
         } catch {
             throw authenticationFailed(stage: stage)
         }

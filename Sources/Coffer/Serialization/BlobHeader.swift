@@ -26,6 +26,8 @@ public import Foundation
 public struct BlobHeader: Sendable, Equatable {
     /// The four bytes every headered blob starts with.
     public static let magic: [UInt8] = [0xC0, 0x46, 0x46, 0x52]
+    /// ``magic`` as one little-endian word, for writing it without touching the array.
+    private static let magicWord = UInt32(0x5246_46C0)
     /// The format version this build writes and reads.
     public static let currentVersion: UInt8 = 1
     /// The most stage records a header may hold.
@@ -74,7 +76,7 @@ public struct BlobHeader: Sendable, Equatable {
     }
 
     private static func hasMagic(_ raw: UnsafeRawBufferPointer) -> Bool {
-        raw.count >= 4 && raw[0] == magic[0] && raw[1] == magic[1] && raw[2] == magic[2] && raw[3] == magic[3]
+        raw.count >= 4 && raw.loadUnaligned(as: UInt32.self) == magicWord.littleEndian
     }
 
     /// Reads the header at the start of a blob without touching its payload.
@@ -149,23 +151,25 @@ public struct BlobHeader: Sendable, Equatable {
     /// Builds a complete blob from its flags, encoded records and payload in one buffer.
     ///
     /// - Complexity: O(payload length): the payload is copied once.
-    static func assemble(flags: Flags, recordCount: Int, records: [UInt8], payload: Data) -> Data {
+    static func assemble(flags: Flags, recordCount: Int, records: some ContiguousBytes, payload: Data) -> Data {
         assert(recordCount <= maxRecords)
-        let payloadStart = fixedSize + records.count
-        // One zero-filled allocation written in place: far cheaper than a series of appends.
-        var blob = Data(count: payloadStart + payload.count)
-        blob.withUnsafeMutableBytes { (target: UnsafeMutableRawBufferPointer) in
-            for (offset, byte) in magic.enumerated() { target[offset] = byte }
+        return records.withUnsafeBytes { recordBytes in
+            let payloadStart = fixedSize + recordBytes.count
+            let count = payloadStart + payload.count
+            // One uninitialized allocation, written in place and handed to Data without a copy:
+            // this runs once per encrypted or compressed write.
+            let target = UnsafeMutableRawBufferPointer.allocate(byteCount: count, alignment: 16)
+            // `count` is at least `fixedSize`, so the allocation always has a base address.
+            guard let base = target.baseAddress else { return Data() }
+            withUnsafeBytes(of: magicWord.littleEndian) { target.copyMemory(from: $0) }
             target[4] = currentVersion
             target[5] = flags.rawValue
             target[6] = UInt8(truncatingIfNeeded: recordCount)
-            records.withUnsafeBytes {
-                UnsafeMutableRawBufferPointer(rebasing: target[fixedSize..<payloadStart]).copyMemory(from: $0)
-            }
+            UnsafeMutableRawBufferPointer(rebasing: target[fixedSize..<payloadStart]).copyMemory(from: recordBytes)
             payload.withUnsafeBytes {
                 UnsafeMutableRawBufferPointer(rebasing: target[payloadStart...]).copyMemory(from: $0)
             }
+            return Data(bytesNoCopy: base, count: count, deallocator: .custom { pointer, _ in pointer.deallocate() })
         }
-        return blob
     }
 }

@@ -28,13 +28,22 @@ extension Keyring {
     private static func subkey(
         in state: inout State, collection: String, keyID: KeyID, algorithm: UInt8
     ) throws(SerializationError) -> SymmetricKey {
+        if let last = state.lastSubkey, last.name.keyID == keyID, last.name.algorithm == algorithm,
+            last.name.collection == collection
+        {
+            return last.key
+        }
         let name = SubkeyName(collection: collection, keyID: keyID, algorithm: algorithm)
-        if let cached = state.subkeys[name] { return cached }
+        if let cached = state.subkeys[name] {
+            state.lastSubkey = (name, cached)
+            return cached
+        }
         guard let master = state.keys[keyID] else { throw unknown(keyID) }
         let subkey = HKDF<SHA256>.deriveKey(
             inputKeyMaterial: master, info: info(for: name), outputByteCount: 32)
         if state.subkeys.count >= subkeyCacheLimit { state.subkeys.removeAll(keepingCapacity: true) }
         state.subkeys[name] = subkey
+        state.lastSubkey = (name, subkey)
         return subkey
     }
 

@@ -25,6 +25,8 @@ public final class Keyring: Sendable {
         var keys: [KeyID: SymmetricKey] = [:]
         var current: KeyID?
         var subkeys: [SubkeyName: SymmetricKey] = [:]
+        /// The subkey used last: a row after row of one collection skips hashing its name.
+        var lastSubkey: (name: SubkeyName, key: SymmetricKey)?
     }
 
     /// What a derived subkey is for.
@@ -96,6 +98,7 @@ public final class Keyring: Sendable {
             }
             state.keys[id] = nil
             state.subkeys = state.subkeys.filter { $0.key.keyID != id }
+            if state.lastSubkey?.name.keyID == id { state.lastSubkey = nil }
         }
     }
 

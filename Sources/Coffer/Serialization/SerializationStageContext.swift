@@ -50,30 +50,64 @@ public struct SerializationStageContext: Sendable {
     ///   bytes).
     /// - Complexity: O(length of collection, key and records).
     public func associatedData(parameters: Data) -> [UInt8] {
-        let collectionBytes = collection.utf8
-        let keyBytes = key.utf8
-        var data: [UInt8] = []
-        data.reserveCapacity(
-            18 + collectionBytes.count + keyBytes.count + precedingRecords.count + parameters.count)
-        data.append(contentsOf: BlobHeader.magic)
-        data.append(BlobHeader.currentVersion)
-        data.append(role.rawValue)
-        Self.appendLittleEndian(UInt32(truncatingIfNeeded: collectionBytes.count), to: &data)
-        data.append(contentsOf: collectionBytes)
-        Self.appendLittleEndian(UInt32(truncatingIfNeeded: keyBytes.count), to: &data)
-        data.append(contentsOf: keyBytes)
-        data.append(UInt8(truncatingIfNeeded: precedingCount))
-        data.append(contentsOf: precedingRecords)
-        data.append(stageID)
-        data.append(UInt8(truncatingIfNeeded: parameters.count))
-        data.append(contentsOf: parameters)
-        return data
+        withAssociatedData(parameters: parameters) { Array($0) }
     }
 
-    private static func appendLittleEndian(_ value: UInt32, to bytes: inout [UInt8]) {
-        bytes.append(UInt8(truncatingIfNeeded: value))
-        bytes.append(UInt8(truncatingIfNeeded: value >> 8))
-        bytes.append(UInt8(truncatingIfNeeded: value >> 16))
-        bytes.append(UInt8(truncatingIfNeeded: value >> 24))
+    /// Runs `body` with ``associatedData(parameters:)``'s bytes in a temporary buffer, so the
+    /// built-in AEAD stages bind a row without allocating.
+    func withAssociatedData<R>(parameters: Data, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        var collection = collection
+        var key = key
+        return try collection.withUTF8 { collectionBytes in
+            try key.withUTF8 { keyBytes in
+                let count = 17 + collectionBytes.count + keyBytes.count + precedingRecords.count + parameters.count
+                return try withUnsafeTemporaryAllocation(byteCount: count, alignment: 1) { buffer in
+                    var writer = ByteWriter(buffer)
+                    writer.append(BlobHeader.magic)
+                    writer.append(BlobHeader.currentVersion)
+                    writer.append(role.rawValue)
+                    writer.appendLittleEndian(UInt32(truncatingIfNeeded: collectionBytes.count))
+                    writer.append(UnsafeRawBufferPointer(collectionBytes))
+                    writer.appendLittleEndian(UInt32(truncatingIfNeeded: keyBytes.count))
+                    writer.append(UnsafeRawBufferPointer(keyBytes))
+                    writer.append(UInt8(truncatingIfNeeded: precedingCount))
+                    precedingRecords.withUnsafeBytes { writer.append($0) }
+                    writer.append(stageID)
+                    writer.append(UInt8(truncatingIfNeeded: parameters.count))
+                    parameters.withUnsafeBytes { writer.append($0) }
+                    assert(writer.offset == count)
+                    return try body(UnsafeRawBufferPointer(rebasing: buffer[..<writer.offset]))
+                }
+            }
+        }
+    }
+}
+
+/// Writes bytes one after another into a buffer sized for them in advance.
+private struct ByteWriter {
+    let buffer: UnsafeMutableRawBufferPointer
+    var offset = 0
+
+    init(_ buffer: UnsafeMutableRawBufferPointer) {
+        self.buffer = buffer
+    }
+
+    mutating func append(_ byte: UInt8) {
+        buffer[offset] = byte
+        offset += 1
+    }
+
+    mutating func append(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { append($0) }
+    }
+
+    mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        guard !bytes.isEmpty else { return }
+        UnsafeMutableRawBufferPointer(rebasing: buffer[offset..<(offset + bytes.count)]).copyMemory(from: bytes)
+        offset += bytes.count
+    }
+
+    mutating func appendLittleEndian(_ value: UInt32) {
+        withUnsafeBytes(of: value.littleEndian) { append($0) }
     }
 }

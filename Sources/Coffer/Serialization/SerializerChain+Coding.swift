@@ -52,13 +52,14 @@ extension SerializerChain {
 
     private func applyStages(to encoded: Data, collection: String, key: String) throws(SerializationError) -> Data {
         var payload = encoded
-        var records: [UInt8] = []
+        // Data keeps up to 14 bytes inline, so the records of one or two stages need no allocation.
+        var records = Data()
         var count = 0
         var flags: BlobHeader.Flags = []
         for stage in stages {
             let context = SerializationStageContext(
                 collection: collection, key: key, role: role, stageID: stage.stageID,
-                precedingRecords: records.isEmpty ? Data() : Data(records), precedingCount: count)
+                precedingRecords: records, precedingCount: count)
             let output: SerializationStageOutput?
             do {
                 output = try stage.encode(payload, context: context)
@@ -88,16 +89,9 @@ extension SerializerChain {
             return data
         }
         let header = try BlobHeader(parsing: data)
-        var resolved: [any SerializationStage] = []
-        resolved.reserveCapacity(header.records.count)
         var flags: BlobHeader.Flags = []
         for record in header.records {
-            guard let stage = stage(withID: record.stageID) else {
-                throw SerializationError(
-                    .unknownStage, stage: "header", reason: "no stage with id \(record.stageID) in this chain")
-            }
-            resolved.append(stage)
-            flags.formUnion(stage.kind.flag)
+            flags.formUnion(try resolvedStage(record).kind.flag)
         }
         guard flags == header.flags else {
             throw SerializationError(.malformedHeader, stage: "header", reason: "flags disagree with the stage records")
@@ -105,7 +99,7 @@ extension SerializerChain {
         if !flags.contains(.encrypted) { try checkUnencryptedAllowed() }
         var payload = header.payload(in: data)
         for index in header.records.indices.reversed() {
-            let stage = resolved[index]
+            let stage = try resolvedStage(header.records[index])
             let context = SerializationStageContext(
                 collection: collection, key: key, role: role, stageID: stage.stageID,
                 precedingRecords: header.recordBytes(before: index, in: data), precedingCount: index)
@@ -116,6 +110,15 @@ extension SerializerChain {
             }
         }
         return payload
+    }
+
+    /// The chain's stage that wrote `record` (a linear scan: chains hold a few stages).
+    private func resolvedStage(_ record: BlobHeader.Record) throws(SerializationError) -> any SerializationStage {
+        guard let stage = stage(withID: record.stageID) else {
+            throw SerializationError(
+                .unknownStage, stage: "header", reason: "no stage with id \(record.stageID) in this chain")
+        }
+        return stage
     }
 
     private func checkUnencryptedAllowed() throws(SerializationError) {
