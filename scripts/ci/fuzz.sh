@@ -21,6 +21,8 @@ for target in "${targets[@]}"; do
 done
 
 work="$(mktemp -d)"
+# One line per new corpus entry is thousands of lines a run: CI keeps the rest (pulses, final
+# stats, and everything a crash prints).
 # libFuzzer and ASan report crashes themselves; Swift's backtracer would only get in their way.
 export SWIFT_BACKTRACE=enable=no
 for target in "${targets[@]}"; do
@@ -30,7 +32,7 @@ for target in "${targets[@]}"; do
     mkdir -p "$corpus"
     if ! (cd "$work" && "$root/.build-fuzz/debug/fuzz-$target" -max_total_time="$seconds" -rss_limit_mb=2048 \
         -timeout=10 -print_final_stats=1 -artifact_prefix="$work/$target-" \
-        "$corpus" "$root/Fuzz/corpus/$target"); then
+        "$corpus" "$root/Fuzz/corpus/$target") 2>&1 | { grep -vE '^#[0-9]+[[:space:]]+(NEW|REDUCE) ' || true; }; then
         echo "fuzz-$target failed; the input is in $work (kept), reproduce with:" >&2
         echo "  $root/.build-fuzz/debug/fuzz-$target $work/$target-crash-…" >&2
         exit 1
