@@ -25,6 +25,7 @@ struct BackupCommand: ParsableCommand {
     var limit: Int = 0
 
     func run() throws {
+        Acknowledge.start()
         var options = DatabaseOptions()
         options.key = .raw(try StressKeys.key(StressKeys.keyVariable))
         let db = try Database(url: URL(fileURLWithPath: database), options: options)

@@ -23,6 +23,7 @@ struct RotateCommand: ParsableCommand {
     var limit: Int = 0
 
     func run() throws {
+        Acknowledge.start()
         let first = try StressKeys.key(StressKeys.keyVariable)
         let second = try StressKeys.key(StressKeys.newKeyVariable)
         var options = DatabaseOptions()

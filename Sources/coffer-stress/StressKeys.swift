@@ -53,9 +53,21 @@ struct StressError: Error, CustomStringConvertible {
 /// Writes acknowledgement lines straight to file descriptor 1, so a line the parent can read was
 /// written before the process went on (no buffer is lost to SIGKILL).
 enum Acknowledge {
-    /// Writes `line` and a newline.
+    /// The parent that started this child; every mode records it first thing.
+    nonisolated(unsafe) private static var parent: pid_t = 0
+
+    /// Records the parent, so ``line(_:)`` can notice it is gone. Call before anything else.
+    static func start() {
+        parent = getppid()
+    }
+
+    /// Writes `line` and a newline; exits when the parent has died.
+    ///
+    /// A parent that dies without killing its child (a test process that crashed) would leave
+    /// this loop writing forever: once the child is re-parented, it stops after its next line.
     static func line(_ line: String) {
         FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        if getppid() != parent { exit(0) }
     }
 }
 

@@ -18,6 +18,7 @@ struct WriterCommand: ParsableCommand {
     var limit: Int = 0
 
     func run() throws {
+        Acknowledge.start()
         var options = DatabaseOptions()
         options.key = .raw(try StressKeys.key(StressKeys.keyVariable))
         let db = try Database(url: URL(fileURLWithPath: database), options: options)
