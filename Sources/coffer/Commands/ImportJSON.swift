@@ -67,6 +67,7 @@ struct ImportJSON: ParsableCommand {
             }
             throw error
         }
+        try opened.finishWriting()
         reporter.finish()
         print("Imported \(imported) row(s) into \(opened.database.url.path)")
     }

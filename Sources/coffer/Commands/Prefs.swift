@@ -103,6 +103,7 @@ struct PrefsSet: ParsableCommand {
         let preferences = try Preferences(database: opened.database, suite: suite.suite)
         try preferences.set(value is NSNull ? nil : value, forKey: key)
         try preferences.flush()
+        try opened.finishWriting()
         print("Set \"\(key)\" in suite \"\(suite.suite)\"")
     }
 }

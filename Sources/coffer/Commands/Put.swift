@@ -50,6 +50,7 @@ struct Put: ParsableCommand {
                 try tx.setObject(value, forKey: key, inCollection: collection, withMetadata: metadataValue)
             }
         }
+        try opened.finishWriting()
         print("Stored key \"\(key)\" in collection \"\(collection)\" (\(bytes.count) bytes of input)")
     }
 

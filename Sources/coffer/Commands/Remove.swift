@@ -43,6 +43,7 @@ struct Remove: ParsableCommand {
             try tx.removeObjects(forKeys: Array(present), inCollection: collection)
             return present.count
         }
+        try opened.finishWriting()
         if output.json {
             try JSONOutput.print(Result(collection: collection, removed: removed))
         } else {

@@ -34,4 +34,15 @@ struct OpenedDatabase {
         config.metadataCacheEnabled = false
         return OpenedDatabase(database: database, connection: try database.newConnection(config: config))
     }
+
+    /// Merges the write-ahead log into the database file, so that the file alone holds every
+    /// row the command committed.
+    ///
+    /// The last handle to close would do this too, but a command's process may exit before a
+    /// queued block has released the database; a copied or inspected `.sqlite` file must not
+    /// depend on that timing.
+    /// - Throws: ``DatabaseError`` when the checkpoint fails (the rows stay safe in the log).
+    func finishWriting() throws {
+        try database.checkpoint(truncate: true)
+    }
 }
