@@ -175,14 +175,15 @@ public final class Preferences: Sendable {
     }
 
     /// How many keys one hand-off step collects under the state lock.
-    static let handOffChunk = 256
+    static let handOffChunk = 128
 
     /// Hands every unstaged change to the proxy; with `takingChangedKeys` (the announcement) it also
     /// takes the list of changed keys and returns it.
     ///
     /// Hand-offs are serialized by `handOffLock`, so a key's changes reach the proxy in the order they
     /// were made. The state lock is held only to collect one chunk of keys or to record their versions,
-    /// never while the proxy stages them, so a getter waits at most one chunk however large the burst.
+    /// never while the rows are built or the proxy stages them, so a getter waits at most one chunk's
+    /// bookkeeping however large the burst.
     @discardableResult
     func handOff(takingChangedKeys: Bool) -> [String] {
         let collection = collection
@@ -190,18 +191,19 @@ public final class Preferences: Sendable {
             let taken = takingChangedKeys ? state.withLock { $0.takeChangedKeys() } : nil
             var next = 0
             while true {
-                let changes = state.withLock { state -> [(CollectionKey, (any Sendable)?)]? in
+                let changes = state.withLock { state -> [(key: String, value: PreferenceValue?)]? in
                     // A flush walks the live list (it may grow meanwhile); the announcement its own.
                     let count = taken?.count ?? state.changedKeys.count
                     guard next < count else { return nil }
                     let end = min(next + Self.handOffChunk, count)
                     defer { next = end }
-                    if let taken { return state.beginHandOff(taken[next..<end], collection: collection) }
-                    return state.beginHandOff(state.changedKeys[next..<end], collection: collection)
+                    if let taken { return state.beginHandOff(taken[next..<end]) }
+                    return state.beginHandOff(state.changedKeys[next..<end])
                 }
                 guard let changes else { break }
                 guard !changes.isEmpty else { continue }
-                let versions = proxy.stageBatch(changes)
+                let rows = changes.map { (CollectionKey(collection: collection, key: $0.key), $0.value as (any Sendable)?) }
+                let versions = proxy.stageBatch(rows)
                 state.withLock { $0.finishHandOff(changes, versions: versions) }
                 handedOver &+= 1
             }

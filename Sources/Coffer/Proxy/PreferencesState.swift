@@ -54,25 +54,30 @@ struct PreferencesState {
         return wasListed
     }
 
-    /// Marks the unstaged changes among `keys` ``PreferencesEntry/staging`` and returns them for
-    /// the proxy, which is called outside this lock (getters must not wait for it);
-    /// ``finishHandOff(_:versions:)`` then records the versions the proxy gave.
-    mutating func beginHandOff(_ keys: ArraySlice<String>, collection: String) -> [(CollectionKey, (any Sendable)?)] {
-        var changes: [(CollectionKey, (any Sendable)?)] = []
+    /// Marks the unstaged changes among `keys` ``PreferencesEntry/staging`` and returns them;
+    /// the caller hands them to the proxy outside this lock (getters must not wait for it), then
+    /// ``finishHandOff(_:versions:)`` records the versions the proxy gave.
+    ///
+    /// One hash lookup per key and no allocation per key: this runs while getters wait.
+    mutating func beginHandOff(_ keys: ArraySlice<String>) -> [(key: String, value: PreferenceValue?)] {
+        var changes: [(key: String, value: PreferenceValue?)] = []
         changes.reserveCapacity(keys.count)
         for key in keys {
-            guard let entry = entries[key], entry.localVersion == PreferencesEntry.unstaged else { continue }
-            entries[key]?.localVersion = PreferencesEntry.staging
-            changes.append((CollectionKey(collection: collection, key: key), entry.value))
+            guard let index = entries.index(forKey: key), entries.values[index].localVersion == PreferencesEntry.unstaged
+            else { continue }
+            entries.values[index].localVersion = PreferencesEntry.staging
+            changes.append((key, entries.values[index].value))
         }
         return changes
     }
 
     /// Records the proxy versions of a hand-off; a key changed again meanwhile stays unstaged.
-    mutating func finishHandOff(_ changes: [(CollectionKey, (any Sendable)?)], versions: [UInt64]) {
-        for ((ck, _), version) in zip(changes, versions)
-        where entries[ck.key]?.localVersion == PreferencesEntry.staging {
-            entries[ck.key]?.localVersion = version
+    mutating func finishHandOff(_ changes: [(key: String, value: PreferenceValue?)], versions: [UInt64]) {
+        for (change, version) in zip(changes, versions) {
+            guard let index = entries.index(forKey: change.key),
+                entries.values[index].localVersion == PreferencesEntry.staging
+            else { continue }
+            entries.values[index].localVersion = version
         }
     }
 

@@ -335,14 +335,14 @@ import Testing
     @Test func aKeyChangedDuringAHandOffStaysUnstaged() {
         var state = PreferencesState()
         _ = state.noteLocal(.string("first"), forKey: "k")
-        let changes = state.beginHandOff(state.changedKeys[...], collection: "c")
+        let changes = state.beginHandOff(state.changedKeys[...])
         #expect(changes.count == 1)
         // The set lands after the collection and before the proxy's versions are recorded.
         _ = state.noteLocal(.string("second"), forKey: "k")
         state.finishHandOff(changes, versions: [7])
         #expect(state.entries["k"]?.localVersion == PreferencesEntry.unstaged)
         // Still listed, so the next hand-off takes it.
-        #expect(state.beginHandOff(state.changedKeys[...], collection: "c").count == 1)
+        #expect(state.beginHandOff(state.changedKeys[...]).count == 1)
     }
 
     /// Taking the list unlists every key at once; a key set afterwards is listed again, once.
