@@ -11,17 +11,6 @@ extension Extensions {
     /// in it, so the query failed only when run (RELIABILITY.md, "Fuzzing"); each must now be
     /// refused when the query is made.
     @Suite struct DatabaseQueryFuzzRegressionTests {
-        private func code(_ body: () throws -> Void) -> DatabaseError.Code? {
-            do {
-                try body()
-                return nil
-            } catch let error as DatabaseError {
-                return error.code
-            } catch {
-                return nil
-            }
-        }
-
         /// SQLite stops reading SQL at a NUL, so placeholders after one were bound to nothing.
         @Test func aNULIsRefused() {
             let format = "WHER\0E a = ? -- ?\n AND b = /* ?1*/ ?"

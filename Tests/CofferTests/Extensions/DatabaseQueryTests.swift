@@ -7,17 +7,6 @@ import Testing
 extension Extensions {
     /// `DatabaseQuery` on its own: checking formats, expanding lists, never holding values in SQL.
     @Suite struct DatabaseQueryTests {
-        private func code(_ body: () throws -> Void) -> DatabaseError.Code? {
-            do {
-                try body()
-                return nil
-            } catch let error as DatabaseError {
-                return error.code
-            } catch {
-                return nil
-            }
-        }
-
         @Test func valuesAreBoundNeverWritten() throws {
             let query = try DatabaseQuery(format: "WHERE department = ? AND salary >= ?", arguments: ["eng", 100_000])
             #expect(query.sql == "WHERE department = ? AND salary >= ?")

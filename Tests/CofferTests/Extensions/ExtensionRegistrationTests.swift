@@ -10,17 +10,6 @@ extension Extensions {
     @Suite struct ExtensionRegistrationTests {
         private struct Boom: Error {}
 
-        private func code(_ body: () throws -> Void) -> DatabaseError.Code? {
-            do {
-                try body()
-                return nil
-            } catch let error as DatabaseError {
-                return error.code
-            } catch {
-                return nil
-            }
-        }
-
         private func open(_ url: URL, _ options: DatabaseOptions) throws -> Database {
             let database = try TestSupport.open(url, options: options)
             Extensions.registerCodecs(database)

@@ -6,7 +6,19 @@ import Testing
 @testable import Coffer
 
 /// The namespace of the extension suites, so `swift test --filter Extensions` selects them all.
-enum Extensions {}
+enum Extensions {
+    /// The code of the ``DatabaseError`` `body` throws; nil when it throws nothing or another error.
+    static func code(_ body: () throws -> Void) -> DatabaseError.Code? {
+        do {
+            try body()
+            return nil
+        } catch let error as DatabaseError {
+            return error.code
+        } catch {
+            return nil
+        }
+    }
+}
 
 /// An object for secondary-index tests.
 struct Employee: Codable, Sendable, Equatable {

@@ -32,17 +32,6 @@ extension Extensions {
             try #require(tx.fullTextSearch("search")).keys(matching: expression).map(\.key).sorted()
         }
 
-        private func code(_ body: () throws -> Void) -> DatabaseError.Code? {
-            do {
-                try body()
-                return nil
-            } catch let error as DatabaseError {
-                return error.code
-            } catch {
-                return nil
-            }
-        }
-
         @Test func theFTSModulesOfTheLinkedSQLCipher() throws {
             // SQLCipher 3.4.1 is built with ENABLE_FTS3 (FTS3 and FTS4) and no FTS5.
             let test = try TestDatabase()

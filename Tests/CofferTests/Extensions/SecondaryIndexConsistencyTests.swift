@@ -20,17 +20,6 @@ extension Extensions {
             return (test, connection)
         }
 
-        private func code(_ body: () throws -> Void) -> DatabaseError.Code? {
-            do {
-                try body()
-                return nil
-            } catch let error as DatabaseError {
-                return error.code
-            } catch {
-                return nil
-            }
-        }
-
         @Test func rollbackLeavesNothingInTheIndex() throws {
             let (_, connection) = try setUp()
             #expect(throws: Boom.self) {
