@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// A JSON value: how the fixture manifest records decoded values, shared by the generator that
 /// writes it and the compliance suite that reads it.

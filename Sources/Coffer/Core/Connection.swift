@@ -1,5 +1,5 @@
 import CofferSQLite
-public import Dispatch
+import Dispatch
 import Foundation
 import Synchronization
 

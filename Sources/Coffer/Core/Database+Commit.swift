@@ -1,6 +1,6 @@
 import CofferSQLite
 import Dispatch
-public import Foundation
+import Foundation
 
 extension Database {
     /// Hands out a new connection id.

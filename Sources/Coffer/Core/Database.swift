@@ -1,7 +1,7 @@
 import CofferSQLite
-public import Dispatch
+import Dispatch
 public import Foundation
-public import Logging
+import Logging
 
 /// An encrypted collection/key/value database file, shared by any number of ``Connection``s.
 ///

@@ -50,11 +50,10 @@ extension Connection {
         completion: (@Sendable ((any Error)?) -> Void)? = nil
     ) -> Progress {
         let progress = Progress(totalUnitCount: 1)
-        nonisolated(unsafe) let shared = progress
         queue.async { [self] in
             let failure: (any Error)?
             do {
-                try core.withAccess { try backupOnQueue(to: url, key: key, cipher: cipher, progress: shared) }
+                try core.withAccess { try backupOnQueue(to: url, key: key, cipher: cipher, progress: progress) }
                 failure = nil
             } catch {
                 failure = error

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// A Keychain-like store of secrets for Linux services and tools.
 ///

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 extension KeyCandidate {
     /// Unwraps the data key from an envelope key file and keys SQLCipher with it raw.

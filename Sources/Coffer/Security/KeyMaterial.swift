@@ -1,7 +1,7 @@
 import CofferSQLite
 import Crypto
 import CryptoExtras
-public import Foundation
+import Foundation
 
 /// One way to key a handle: the exact bytes handed to SQLCipher's key call.
 struct KeyCandidate: Sendable {

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// Bytes of key material that are wiped from memory when the last reference goes away.
 ///

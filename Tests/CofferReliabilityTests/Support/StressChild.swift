@@ -49,8 +49,8 @@ final class StressChild {
         let tag = UUID().uuidString
         stdoutURL = logDirectory.appendingPathComponent("child-\(tag).out")
         stderrURL = logDirectory.appendingPathComponent("child-\(tag).err")
-        FileManager.default.createFile(atPath: stdoutURL.path, contents: nil)
-        FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: stdoutURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
         process.executableURL = binary
         process.arguments = arguments
         var env = environment

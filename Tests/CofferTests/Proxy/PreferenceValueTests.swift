@@ -8,7 +8,7 @@ import Testing
 
     static let samples: [PreferenceValue] = [
         .bool(true), .bool(false), .int(.min), .int(.max), .int(0), .double(-0.0), .double(1e300),
-        .double(5e-324), .double(.infinity), .double(-.infinity), .float(0.1), .float(-.infinity),
+        .double(.leastNonzeroMagnitude), .double(.infinity), .double(-.infinity), .float(0.1), .float(-.infinity),
         .float(3.4e38), .string(""), .string("é\n\"quoted\""), .data(Data()), .data(Data([0, 255])),
         .date(Date(timeIntervalSinceReferenceDate: 123.456_789_012_3)), .url(Self.webURL),
         .array([]), .array([.int(1), .string("x"), .array([.bool(true)])]),

@@ -15,7 +15,7 @@ import Testing
         }
         let doubles: [Double] = [
             0, -0.0, 3.75, -2.5, 0.1, 1.0 / 3, 1e20, 1e300, -9.3e18, 9.2e18, 9.223372036854775807e18, 2.9, -0.5,
-            .nan, .infinity, -.infinity, 42, 1e16, 5e-324, 1e15, 3.4028234663852886e38, 4e38,
+            .nan, .infinity, -.infinity, 42, 1e16, .leastNonzeroMagnitude, 1e15, 3.4028234663852886e38, 4e38,
         ]
         for value in doubles { inputs.append(("double \(value)", value)) }
         for value: Float in [0.1, 1.5, 2.9, -0.0, .nan, .infinity, 3.4e38, 1e10, 16_777_216] {
@@ -84,7 +84,7 @@ import Testing
             keys.append(key)
         }
         suite.defaults.set(Self.archivedURL, forKey: "archived")
-        try prefs.set(Self.archivedURL, forKey: "archived")
+        prefs.set(Self.archivedURL, forKey: "archived")
         for (index, (label, value)) in Self.inputs.enumerated() {
             // `UserDefaults.url(forKey:)` traps on data that is not an archive; Preferences returns nil.
             let skipURL = value is Data

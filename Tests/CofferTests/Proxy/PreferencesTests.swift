@@ -38,7 +38,7 @@ import Testing
             try prefs.set(["a", "b"], forKey: "strings")
             try prefs.set(["k": 1, "l": 2], forKey: "dict")
             try prefs.set(profile, forKey: "profile")
-            try prefs.set(Double.nan, forKey: "nan")
+            prefs.set(Double.nan, forKey: "nan")
             prefs.set(-Double.infinity, forKey: "negInf")
             try prefs.set(UInt8(7), forKey: "uint8")
             try prefs.set(nil, forKey: "nothing")

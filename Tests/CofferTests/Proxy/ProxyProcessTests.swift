@@ -56,7 +56,7 @@ import Testing
         let url = dir.file("child.db")
         let key = TestSupport.randomKey()
         let output = dir.file("child-output.txt")
-        FileManager.default.createFile(atPath: output.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         let process = Process()
         process.executableURL = executable
         process.arguments = ["--testing-library", "swift-testing", "--filter", "proxyChildProcessWriter"]
