@@ -17,11 +17,11 @@ final class ChangedRows: Sendable {
     }
 
     var objectKeys: Set<CollectionKey> {
-        keys(\.objectKeys) { $0.object != nil }
+        keys(\.objectKeys) { $0.changesObject }
     }
 
     var metadataKeys: Set<CollectionKey> {
-        keys(\.metadataKeys) { $0.metadata != nil }
+        keys(\.metadataKeys) { $0.changesMetadata }
     }
 
     var insertedKeys: Set<CollectionKey> {

@@ -51,10 +51,10 @@ public struct Changeset: Sendable {
     }
 
     /// Whether the object of `ck` was set, replaced or touched (O(1)).
-    func changesObject(_ ck: CollectionKey) -> Bool { rows.changes[ck]?.object != nil }
+    func changesObject(_ ck: CollectionKey) -> Bool { rows.changes[ck]?.changesObject == true }
 
     /// Whether the metadata of `ck` was set, replaced, cleared or touched (O(1)).
-    func changesMetadata(_ ck: CollectionKey) -> Bool { rows.changes[ck]?.metadata != nil }
+    func changesMetadata(_ ck: CollectionKey) -> Bool { rows.changes[ck]?.changesMetadata == true }
 
     var isEmpty: Bool {
         rows.changes.isEmpty && removedKeys.isEmpty && removedCollections.isEmpty
@@ -90,13 +90,87 @@ enum CacheUpdate: @unchecked Sendable {
 }
 
 /// What one transaction did to one row: one record per row keeps a bulk write to one hash insertion.
+///
+/// Stored in 16 bytes: a bulk write keeps one per row in a dictionary that grows as it goes, and
+/// two inline `CacheUpdate?`s (an existential each) made every entry about 80 bytes and every
+/// optional check a call into the enum's value witnesses. The common updates (`evict`, `touch`)
+/// are a tag; only `set` and `copy` (the share and copy policies) put their values in a box.
 struct RowChange {
-    /// How sibling caches update the object; nil when the object was not touched.
-    var object: CacheUpdate?
-    /// How sibling caches update the metadata; nil when the metadata was not touched.
-    var metadata: CacheUpdate?
+    private enum Tag: UInt8 {
+        case none, evict, touch, boxed
+    }
+
+    private var objectTag = Tag.none
+    private var metadataTag = Tag.none
     /// Whether the row did not exist before the transaction.
     var inserted = false
+    /// The `set`/`copy` updates; copied before a change when another `RowChange` shares it.
+    private var box: RowChangeBox?
+
+    /// How sibling caches update the object; nil when the object was not touched.
+    var object: CacheUpdate? {
+        get { Self.update(objectTag, box?.object) }
+        set { objectTag = store(newValue, in: \.object) }
+    }
+
+    /// How sibling caches update the metadata; nil when the metadata was not touched.
+    var metadata: CacheUpdate? {
+        get { Self.update(metadataTag, box?.metadata) }
+        set { metadataTag = store(newValue, in: \.metadata) }
+    }
+
+    /// Whether the object was touched, without building its update.
+    var changesObject: Bool { objectTag != .none }
+
+    /// Whether the metadata was touched, without building its update.
+    var changesMetadata: Bool { metadataTag != .none }
+
+    private static func update(_ tag: Tag, _ boxed: CacheUpdate?) -> CacheUpdate? {
+        switch tag {
+        case .none: nil
+        case .evict: .evict
+        case .touch: .touch
+        case .boxed: boxed
+        }
+    }
+
+    private mutating func store(_ update: CacheUpdate?, in slot: ReferenceWritableKeyPath<RowChangeBox, CacheUpdate?>)
+        -> Tag
+    {
+        let tag: Tag
+        switch update {
+        case nil: tag = .none
+        case .evict?: tag = .evict
+        case .touch?: tag = .touch
+        case let update?:
+            uniqueBox()[keyPath: slot] = update
+            return .boxed
+        }
+        // Drop a value boxed earlier, so the box never keeps what the tag no longer says.
+        if box?[keyPath: slot] != nil { uniqueBox()[keyPath: slot] = nil }
+        return tag
+    }
+
+    private mutating func uniqueBox() -> RowChangeBox {
+        if let box, isKnownUniquelyReferenced(&self.box) { return box }
+        let copy = RowChangeBox(object: box?.object, metadata: box?.metadata)
+        box = copy
+        return copy
+    }
+}
+
+/// The `set` and `copy` cache updates of one ``RowChange``.
+final class RowChangeBox: @unchecked Sendable {
+    // Safety: a box is mutated only through `RowChange.uniqueBox()`, i.e. while exactly one
+    // `RowChange` holds it (copy on write); once shared, as in a committed ``ChangedRows``, it is
+    // only read. Its values are `CacheUpdate`s, which carry Sendable values.
+    var object: CacheUpdate?
+    var metadata: CacheUpdate?
+
+    init(object: CacheUpdate?, metadata: CacheUpdate?) {
+        self.object = object
+        self.metadata = metadata
+    }
 }
 
 /// The changes a read-write transaction has made so far.

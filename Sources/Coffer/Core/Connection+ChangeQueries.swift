@@ -58,8 +58,8 @@ extension Connection {
         let collection = collection ?? ""
         return changesets.contains { changeset in
             changeset.clears(collection)
-                || changeset.rows.changes.contains { $0.key.collection == collection && $0.value.object != nil }
-                || changeset.rows.changes.contains { $0.key.collection == collection && $0.value.metadata != nil }
+                || changeset.rows.changes.contains { $0.key.collection == collection && $0.value.changesObject }
+                || changeset.rows.changes.contains { $0.key.collection == collection && $0.value.changesMetadata }
                 || changeset.removedKeys.contains { $0.collection == collection }
         }
     }
@@ -69,7 +69,7 @@ extension Connection {
         let collection = collection ?? ""
         return changesets.contains { changeset in
             changeset.clears(collection)
-                || changeset.rows.changes.contains { $0.key.collection == collection && $0.value.object != nil }
+                || changeset.rows.changes.contains { $0.key.collection == collection && $0.value.changesObject }
                 || changeset.removedKeys.contains { $0.collection == collection }
         }
     }
@@ -79,7 +79,7 @@ extension Connection {
         let collection = collection ?? ""
         return changesets.contains { changeset in
             changeset.clears(collection)
-                || changeset.rows.changes.contains { $0.key.collection == collection && $0.value.metadata != nil }
+                || changeset.rows.changes.contains { $0.key.collection == collection && $0.value.changesMetadata }
                 || changeset.removedKeys.contains { $0.collection == collection }
         }
     }

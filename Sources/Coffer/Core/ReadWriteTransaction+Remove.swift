@@ -139,7 +139,7 @@ extension ReadWriteTransaction {
 
     /// Marks a touch without overriding a real change made earlier in the transaction.
     private static func touch(_ change: inout RowChange, object: Bool, metadata: Bool) {
-        if object && change.object == nil { change.object = .touch }
-        if metadata && change.metadata == nil { change.metadata = .touch }
+        if object && !change.changesObject { change.object = .touch }
+        if metadata && !change.changesMetadata { change.metadata = .touch }
     }
 }

@@ -114,7 +114,7 @@ extension Extensions {
                 try database.register(employeeIndex(versionTag: "2", calls: calls), withName: "staff")
                 #expect(calls.value == 9)
                 try database.newConnection().read { tx throws in
-                    #expect(try tx.secondaryIndex("staff")?.versionTag == "2")
+                    #expect(tx.secondaryIndex("staff")?.versionTag == "2")
                     #expect(try tx.yapString(extension: "staff", key: "versionTag") == "2")
                     #expect(try keys(tx, "WHERE department = ?", "eng") == ["e0", "e2", "e4", "e6", "e8"])
                 }
