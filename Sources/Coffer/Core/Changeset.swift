@@ -110,13 +110,28 @@ struct RowChange {
     /// How sibling caches update the object; nil when the object was not touched.
     var object: CacheUpdate? {
         get { Self.update(objectTag, box?.object) }
-        set { objectTag = store(newValue, in: \.object) }
+        set {
+            objectTag = Self.tag(of: newValue)
+            if objectTag == .boxed {
+                uniqueBox().object = newValue
+            } else if box?.object != nil {
+                // Drop a value boxed earlier, so the box never keeps what the tag no longer says.
+                uniqueBox().object = nil
+            }
+        }
     }
 
     /// How sibling caches update the metadata; nil when the metadata was not touched.
     var metadata: CacheUpdate? {
         get { Self.update(metadataTag, box?.metadata) }
-        set { metadataTag = store(newValue, in: \.metadata) }
+        set {
+            metadataTag = Self.tag(of: newValue)
+            if metadataTag == .boxed {
+                uniqueBox().metadata = newValue
+            } else if box?.metadata != nil {
+                uniqueBox().metadata = nil
+            }
+        }
     }
 
     /// Whether the object was touched, without building its update.
@@ -134,21 +149,13 @@ struct RowChange {
         }
     }
 
-    private mutating func store(_ update: CacheUpdate?, in slot: ReferenceWritableKeyPath<RowChangeBox, CacheUpdate?>)
-        -> Tag
-    {
-        let tag: Tag
+    private static func tag(of update: CacheUpdate?) -> Tag {
         switch update {
-        case nil: tag = .none
-        case .evict?: tag = .evict
-        case .touch?: tag = .touch
-        case let update?:
-            uniqueBox()[keyPath: slot] = update
-            return .boxed
+        case nil: .none
+        case .evict?: .evict
+        case .touch?: .touch
+        case .set?, .copy?: .boxed
         }
-        // Drop a value boxed earlier, so the box never keeps what the tag no longer says.
-        if box?[keyPath: slot] != nil { uniqueBox()[keyPath: slot] = nil }
-        return tag
     }
 
     private mutating func uniqueBox() -> RowChangeBox {
