@@ -109,29 +109,14 @@ struct RowChange {
 
     /// How sibling caches update the object; nil when the object was not touched.
     var object: CacheUpdate? {
-        get { Self.update(objectTag, box?.object) }
-        set {
-            objectTag = Self.tag(of: newValue)
-            if objectTag == .boxed {
-                uniqueBox().object = newValue
-            } else if box?.object != nil {
-                // Drop a value boxed earlier, so the box never keeps what the tag no longer says.
-                uniqueBox().object = nil
-            }
-        }
+        get { Self.update(objectTag, box?[.object]) }
+        set { objectTag = store(newValue, in: .object) }
     }
 
     /// How sibling caches update the metadata; nil when the metadata was not touched.
     var metadata: CacheUpdate? {
-        get { Self.update(metadataTag, box?.metadata) }
-        set {
-            metadataTag = Self.tag(of: newValue)
-            if metadataTag == .boxed {
-                uniqueBox().metadata = newValue
-            } else if box?.metadata != nil {
-                uniqueBox().metadata = nil
-            }
-        }
+        get { Self.update(metadataTag, box?[.metadata]) }
+        set { metadataTag = store(newValue, in: .metadata) }
     }
 
     /// Whether the object was touched, without building its update.
@@ -158,6 +143,18 @@ struct RowChange {
         }
     }
 
+    /// Boxes a `set`/`copy` update, or drops a value boxed earlier so the box never keeps what the
+    /// tag no longer says; returns the tag for `update`.
+    private mutating func store(_ update: CacheUpdate?, in slot: RowChangeBox.Slot) -> Tag {
+        let tag = Self.tag(of: update)
+        if tag == .boxed {
+            uniqueBox()[slot] = update
+        } else if box?[slot] != nil {
+            uniqueBox()[slot] = nil
+        }
+        return tag
+    }
+
     private mutating func uniqueBox() -> RowChangeBox {
         if let box, isKnownUniquelyReferenced(&self.box) { return box }
         let copy = RowChangeBox(object: box?.object, metadata: box?.metadata)
@@ -168,6 +165,11 @@ struct RowChange {
 
 /// The `set` and `copy` cache updates of one ``RowChange``.
 final class RowChangeBox: @unchecked Sendable {
+    /// Which of a row's two values an update is for.
+    enum Slot {
+        case object, metadata
+    }
+
     // Safety: a box is mutated only through `RowChange.uniqueBox()`, i.e. while exactly one
     // `RowChange` holds it (copy on write); once shared, as in a committed ``ChangedRows``, it is
     // only read. Its values are `CacheUpdate`s, which carry Sendable values.
@@ -177,6 +179,21 @@ final class RowChangeBox: @unchecked Sendable {
     init(object: CacheUpdate?, metadata: CacheUpdate?) {
         self.object = object
         self.metadata = metadata
+    }
+
+    subscript(slot: Slot) -> CacheUpdate? {
+        get {
+            switch slot {
+            case .object: object
+            case .metadata: metadata
+            }
+        }
+        set {
+            switch slot {
+            case .object: object = newValue
+            case .metadata: metadata = newValue
+            }
+        }
     }
 }
 
