@@ -38,9 +38,9 @@ struct OpenedDatabase {
     /// Merges the write-ahead log into the database file, so that the file alone holds every
     /// row the command committed.
     ///
-    /// The last handle to close would do this too, but a command's process may exit before a
-    /// queued block has released the database; a copied or inspected `.sqlite` file must not
-    /// depend on that timing.
+    /// Closing the last handle usually does this too, but not always: after `import-json` the
+    /// log was left beside the file although the database had been released (cause not yet found).
+    /// A copied or inspected `.sqlite` file must hold every committed row either way.
     /// - Throws: ``DatabaseError`` when the checkpoint fails (the rows stay safe in the log).
     func finishWriting() throws {
         try database.checkpoint(truncate: true)
