@@ -26,8 +26,8 @@ public import Foundation
 public struct BlobHeader: Sendable, Equatable {
     /// The four bytes every headered blob starts with.
     public static let magic: [UInt8] = [0xC0, 0x46, 0x46, 0x52]
-    /// ``magic`` as one little-endian word, for writing it without touching the array.
-    private static let magicWord = UInt32(0x5246_46C0)
+    /// ``magic``'s four bytes as one word in memory order, to compare and write them at once.
+    private static let magicWord = magic.withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }
     /// The format version this build writes and reads.
     public static let currentVersion: UInt8 = 1
     /// The most stage records a header may hold.
@@ -76,7 +76,7 @@ public struct BlobHeader: Sendable, Equatable {
     }
 
     private static func hasMagic(_ raw: UnsafeRawBufferPointer) -> Bool {
-        raw.count >= 4 && raw.loadUnaligned(as: UInt32.self) == magicWord.littleEndian
+        raw.count >= 4 && raw.loadUnaligned(as: UInt32.self) == magicWord
     }
 
     /// Reads the header at the start of a blob without touching its payload.
@@ -161,7 +161,7 @@ public struct BlobHeader: Sendable, Equatable {
             let target = UnsafeMutableRawBufferPointer.allocate(byteCount: count, alignment: 16)
             // `count` is at least `fixedSize`, so the allocation always has a base address.
             guard let base = target.baseAddress else { return Data() }
-            withUnsafeBytes(of: magicWord.littleEndian) { target.copyMemory(from: $0) }
+            withUnsafeBytes(of: magicWord) { target.copyMemory(from: $0) }
             target[4] = currentVersion
             target[5] = flags.rawValue
             target[6] = UInt8(truncatingIfNeeded: recordCount)
