@@ -101,6 +101,7 @@ public final class Database: Sendable {
             DatabasePathRegistry.release(canonicalPath)
             throw error
         }
+        DatabasePathRegistry.attach(canonicalPath, self)
     }
 
     deinit {
