@@ -27,6 +27,17 @@ let package = Package(
             pkgConfig: "sqlcipher",
             providers: [.apt(["libsqlcipher-dev"])]
         ),
+        // The system's libcrypto (OpenSSL; SQLCipher already links it), for AES-256-GCM on Linux.
+        .systemLibrary(
+            name: "CLibCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
+        .target(
+            name: "CofferCipher",
+            dependencies: ["CLibCrypto"],
+            swiftSettings: swiftSettings
+        ),
         .systemLibrary(
             name: "CZlib",
             pkgConfig: "zlib",
@@ -42,6 +53,7 @@ let package = Package(
             dependencies: [
                 "CofferSQLite",
                 "CZlib",
+                .target(name: "CofferCipher", condition: .when(platforms: [.linux])),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -118,6 +130,7 @@ let package = Package(
                 "Coffer",
                 "CofferSQLite",
                 "CofferTestSupport",
+                .target(name: "CofferCipher", condition: .when(platforms: [.linux])),
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryLogging", package: "swift-log"),

@@ -63,19 +63,24 @@ enum AEADFraming {
     }
 
     /// Seals `input` under the keyring's current key with a fresh nonce and the row's associated
-    /// data; `seal` is the cipher (nonce bytes, key, associated data → combined box).
+    /// data; `seal` is the cipher (plaintext, nonce, key, associated data → combined box).
+    ///
+    /// The plaintext reaches the cipher as raw bytes: swift-crypto's generic seal takes about
+    /// 0.1 µs longer per row when given `Data`.
     ///
     /// - Throws: ``SerializationError`` (`.noCurrentKey`, `.encryptionFailed`).
     static func seal(
         _ input: Data, context: SerializationStageContext, keyring: Keyring, algorithm: UInt8, stage: String,
-        _ seal: (UnsafeRawBufferPointer, SymmetricKey, UnsafeRawBufferPointer) throws -> Data
+        _ seal: (UnsafeRawBufferPointer, UnsafeRawBufferPointer, SymmetricKey, UnsafeRawBufferPointer) throws -> Data
     ) throws -> SerializationStageOutput {
         let (keyID, key) = try keyring.currentSubkey(collection: context.collection, algorithm: algorithm)
         let parameters = parameters(for: keyID)
         let sealed: Data
         do {
             sealed = try context.withAssociatedData(parameters: parameters) { associatedData in
-                try withRandomNonce(stage: stage) { try seal($0, key, associatedData) }
+                try withRandomNonce(stage: stage) { nonce in
+                    try input.withUnsafeBytes { try seal($0, nonce, key, associatedData) }
+                }
             }
         } catch let error as SerializationError {
             throw error

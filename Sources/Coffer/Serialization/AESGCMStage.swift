@@ -39,13 +39,8 @@ public struct AESGCMStage: SerializationStage {
     /// - Complexity: O(input length).
     public func encode(_ input: Data, context: SerializationStageContext) throws -> SerializationStageOutput? {
         try AEADFraming.seal(input, context: context, keyring: keyring, algorithm: Self.id, stage: name) {
-            nonce, key, associatedData in
-            let sealed = try AES.GCM.seal(
-                input, using: key, nonce: AES.GCM.Nonce(data: nonce), authenticating: associatedData)
-            guard let combined = sealed.combined else {
-                throw SerializationError(.encryptionFailed, stage: name, reason: "sealed box has no combined form")
-            }
-            return combined
+            plaintext, nonce, key, associatedData in
+            try AESGCMCipher.seal(plaintext, nonce: nonce, key: key, authenticating: associatedData)
         }
     }
 
@@ -60,7 +55,7 @@ public struct AESGCMStage: SerializationStage {
         try AEADFraming.open(
             payload, parameters: parameters, context: context, keyring: keyring, algorithm: Self.id, stage: name
         ) { combined, key, associatedData in
-            try AES.GCM.open(AES.GCM.SealedBox(combined: combined), using: key, authenticating: associatedData)
+            try AESGCMCipher.open(combined, key: key, authenticating: associatedData)
         }
     }
 

@@ -43,9 +43,9 @@ public struct ChaChaPolyStage: SerializationStage {
     /// - Complexity: O(input length).
     public func encode(_ input: Data, context: SerializationStageContext) throws -> SerializationStageOutput? {
         try AEADFraming.seal(input, context: context, keyring: keyring, algorithm: Self.id, stage: name) {
-            nonce, key, associatedData in
+            plaintext, nonce, key, associatedData in
             try ChaChaPoly.seal(
-                input, using: key, nonce: ChaChaPoly.Nonce(data: nonce), authenticating: associatedData
+                plaintext, using: key, nonce: ChaChaPoly.Nonce(data: nonce), authenticating: associatedData
             ).combined
         }
     }
