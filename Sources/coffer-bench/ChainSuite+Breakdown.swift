@@ -2,10 +2,11 @@ import Coffer
 import Crypto
 import Foundation
 
-/// W7's breakdown of the AES-GCM cost on the same 250-byte JSON records: the cipher alone
-/// (swift-crypto `seal`/`open` with a fixed key), and the stage inside a chain over raw bytes (the
-/// cipher plus subkey lookup, nonce, associated data and header framing), each against the
-/// stage-less raw-bytes chain. These lines say where an "+AES-GCM" row's microseconds go.
+/// W7's breakdown of the AES-GCM cost on the same 250-byte JSON records: the stage inside a chain
+/// over raw bytes (the cipher plus subkey lookup, nonce, associated data and header framing)
+/// against the stage-less raw-bytes chain, and swift-crypto's `seal`/`open` alone with a fixed key
+/// — the backend the stage uses on Apple platforms, and what it would cost on Linux, where the
+/// stage runs on libcrypto instead. These lines say where an "+AES-GCM" row's microseconds go.
 extension ChainSuite {
     /// Measures the breakdown on `blobs` (the codec-only chain's output: the records' JSON).
     static func aesBreakdown(

@@ -9,6 +9,9 @@ public import Foundation
 /// ``SerializationError/Code/authenticationFailed``. The header records the key id, so older
 /// keys in the keyring keep their blobs readable.
 ///
+/// The cipher is the system's libcrypto on Linux and swift-crypto elsewhere; both write and
+/// read the same bytes.
+///
 /// ```swift
 /// let keyring = try Keyring(key: SymmetricKey(size: .bits256), id: 1)
 /// let chain = SerializerChain(codec: .codable(Note.self), stages: [.zlib(), .aesGCM(keyring)])
