@@ -119,6 +119,13 @@ struct RowChange {
         set { metadataTag = store(newValue, in: .metadata) }
     }
 
+    /// Takes a later whole-row write: its two updates replace these; `inserted` stays true once set.
+    mutating func overwrite(with later: RowChange) {
+        let inserted = self.inserted || later.inserted
+        self = later
+        self.inserted = inserted
+    }
+
     /// Whether the object was touched, without building its update.
     var changesObject: Bool { objectTag != .none }
 
@@ -199,7 +206,15 @@ final class RowChangeBox: @unchecked Sendable {
 
 /// The changes a read-write transaction has made so far.
 struct PendingChanges {
-    var rows: [CollectionKey: RowChange] = [:]
+    /// The changed rows, except the writes still in `pendingWrites`.
+    private var folded: [CollectionKey: RowChange] = [:]
+    /// Whole-row writes (`setObject`) not yet folded into `folded`, oldest first.
+    ///
+    /// A dictionary grown one row at a time moves every entry again at each doubling, into memory
+    /// touched for the first time: 100,000 rows cost 37 ms that way against 7 ms for one
+    /// dictionary sized up front. A bulk write appends here instead and is folded once, into a
+    /// dictionary reserved for all of it, when the commit (or another kind of change) needs it.
+    private var pendingWrites: [(key: CollectionKey, change: RowChange)] = []
     var removedKeys: Set<CollectionKey> = []
     var removedCollections: Set<String> = []
     var allKeysRemoved = false
@@ -207,25 +222,68 @@ struct PendingChanges {
     var hasDiskChanges = false
 
     var isEmpty: Bool {
-        rows.isEmpty && removedKeys.isEmpty && removedCollections.isEmpty && !allKeysRemoved
+        folded.isEmpty && pendingWrites.isEmpty && removedKeys.isEmpty && removedCollections.isEmpty
+            && !allKeysRemoved
+    }
+
+    /// Every changed row, the pending writes included.
+    var rows: [CollectionKey: RowChange] {
+        var rows = folded
+        Self.fold(pendingWrites, into: &rows)
+        return rows
+    }
+
+    /// Records a whole-row write: both values replaced, `inserted` when the row is new.
+    mutating func recordWrite(_ ck: CollectionKey, object: CacheUpdate, metadata: CacheUpdate, inserted: Bool) {
+        var change = RowChange()
+        change.object = object
+        change.metadata = metadata
+        change.inserted = inserted
+        pendingWrites.append((ck, change))
+    }
+
+    /// Changes the record of one row in place (replacing one value, touching).
+    mutating func updateRow(_ ck: CollectionKey, _ body: (inout RowChange) -> Void) {
+        foldPendingWrites()
+        body(&folded[ck, default: RowChange()])
     }
 
     /// Whether a row of `collection` was inserted by this transaction.
     func insertedRows(in collection: String) -> Bool {
-        rows.contains { $0.key.collection == collection && $0.value.inserted }
+        folded.contains { $0.key.collection == collection && $0.value.inserted }
+            || pendingWrites.contains { $0.key.collection == collection && $0.change.inserted }
     }
 
     /// Whether any row was inserted by this transaction.
-    var hasInsertedRows: Bool { rows.values.contains { $0.inserted } }
+    var hasInsertedRows: Bool {
+        folded.values.contains { $0.inserted } || pendingWrites.contains { $0.change.inserted }
+    }
+
+    private mutating func foldPendingWrites() {
+        guard !pendingWrites.isEmpty else { return }
+        Self.fold(pendingWrites, into: &folded)
+        pendingWrites = []
+    }
+
+    /// Applies `writes` in order: a later write replaces both values and keeps `inserted`.
+    private static func fold(_ writes: [(key: CollectionKey, change: RowChange)], into rows: inout [CollectionKey: RowChange]) {
+        guard !writes.isEmpty else { return }
+        rows.reserveCapacity(rows.count + writes.count)
+        for write in writes {
+            rows[write.key, default: RowChange()].overwrite(with: write.change)
+        }
+    }
 
     mutating func noteRemoved(_ ck: CollectionKey) {
-        rows[ck] = nil
+        foldPendingWrites()
+        folded[ck] = nil
         removedKeys.insert(ck)
         hasDiskChanges = true
     }
 
     mutating func noteRemovedCollection(_ collection: String) {
-        rows = rows.filter { $0.key.collection != collection }
+        foldPendingWrites()
+        folded = folded.filter { $0.key.collection != collection }
         removedKeys = removedKeys.filter { $0.collection != collection }
         removedCollections.insert(collection)
         hasDiskChanges = true

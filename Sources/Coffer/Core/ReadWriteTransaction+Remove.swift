@@ -120,7 +120,7 @@ extension ReadWriteTransaction {
         try checkWritable()
         let ck = CollectionKey(collection: collection ?? "", key: key)
         guard let rowid = try existingRowid(ck) else { return }
-        Self.touch(&changes.rows[ck, default: RowChange()], object: object, metadata: metadata)
+        changes.updateRow(ck) { Self.touch(&$0, object: object, metadata: metadata) }
         let hooks = hookReceivers
         guard !hooks.isEmpty else { return }
         let row = ExtensionRow(

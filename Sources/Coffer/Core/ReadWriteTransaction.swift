@@ -126,19 +126,9 @@ public final class ReadWriteTransaction: ReadTransaction {
         if core.config.metadataCacheEnabled { core.metadataCache.setValue(metadata, forKey: ck) }
         let objectUpdate = CacheUpdate.forWrite(object, policy: config.objectPolicy)
         let metadataUpdate = CacheUpdate.forWrite(metadata, policy: config.metadataPolicy)
-        // One hash lookup records the whole row; the change is modified in place.
-        Self.record(&changes.rows[ck, default: RowChange()], object: objectUpdate, metadata: metadataUpdate, inserted)
+        changes.recordWrite(ck, object: objectUpdate, metadata: metadataUpdate, inserted: inserted)
         config.objectPostSanitizer?(ck.collection, ck.key, object)
         if let metadata { config.metadataPostSanitizer?(ck.collection, ck.key, metadata) }
-    }
-
-    @inline(__always)
-    private static func record(
-        _ change: inout RowChange, object: CacheUpdate, metadata: CacheUpdate, _ inserted: Bool
-    ) {
-        change.object = object
-        change.metadata = metadata
-        if inserted { change.inserted = true }
     }
 
     // MARK: Replace
@@ -179,7 +169,8 @@ public final class ReadWriteTransaction: ReadTransaction {
         core.mutationCount &+= 1
         changes.hasDiskChanges = true
         if core.config.objectCacheEnabled { core.objectCache.setValue(object, forKey: ck) }
-        changes.rows[ck, default: RowChange()].object = .forWrite(object, policy: config.objectPolicy)
+        let objectUpdate = CacheUpdate.forWrite(object, policy: config.objectPolicy)
+        changes.updateRow(ck) { $0.object = objectUpdate }
         config.objectPostSanitizer?(ck.collection, ck.key, object)
     }
 
@@ -215,7 +206,8 @@ public final class ReadWriteTransaction: ReadTransaction {
         core.mutationCount &+= 1
         changes.hasDiskChanges = true
         if core.config.metadataCacheEnabled { core.metadataCache.setValue(metadata, forKey: ck) }
-        changes.rows[ck, default: RowChange()].metadata = .forWrite(metadata, policy: config.metadataPolicy)
+        let metadataUpdate = CacheUpdate.forWrite(metadata, policy: config.metadataPolicy)
+        changes.updateRow(ck) { $0.metadata = metadataUpdate }
         if let metadata { config.metadataPostSanitizer?(ck.collection, ck.key, metadata) }
     }
 

@@ -72,6 +72,19 @@ import Testing
     }
 
     @Test(arguments: policies)
+    func siblingSeesTheLastOfRepeatedWrites(policy: ObjectPolicy) throws {
+        let (_, cached, writer) = try setUp(policy)
+        try writer.readWrite { tx in
+            try tx.setObject(SharedCounter(2), forKey: "a", inCollection: "c", withMetadata: SharedCounter(20))
+            try tx.replaceObject(SharedCounter(3), forKey: "a", inCollection: "c")
+            try tx.setObject(SharedCounter(4), forKey: "a", inCollection: "c", withMetadata: SharedCounter(40))
+            try tx.setObject(SharedCounter(5), forKey: "b", inCollection: "c")
+            try tx.replaceMetadata(SharedCounter(50), forKey: "b", inCollection: "c")
+        }
+        #expect(try state(cached) == ["c/a": [4, 40], "c/b": [5, 50], "c/c": [1, 10], "d/a": [1, 10]])
+    }
+
+    @Test(arguments: policies)
     func siblingRemoves(policy: ObjectPolicy) throws {
         let (_, cached, writer) = try setUp(policy)
         try writer.readWrite { tx in try tx.removeObject(forKey: "a", inCollection: "c") }

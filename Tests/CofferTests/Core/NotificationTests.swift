@@ -75,6 +75,40 @@ import Testing
         #expect(changeset.removedKeys.isEmpty)
     }
 
+    /// Whole-row writes are recorded in order and folded into the changeset later; mixing them
+    /// with replaces, touches and removals in one transaction must give the same record as
+    /// applying each step at once.
+    @Test func interleavedChangesFoldInOrder() throws {
+        let test = try TestDatabase()
+        let writer = try test.connection()
+        try writer.readWrite { tx in try tx.setObject(1, forKey: "old", inCollection: "a") }
+        let recorder = NotificationRecorder(test.database)
+        try writer.readWrite { tx in
+            try tx.setObject(1, forKey: "k1", inCollection: "a")
+            try tx.replaceObject(2, forKey: "k1", inCollection: "a")
+            try tx.touchMetadata(forKey: "k1", inCollection: "a")
+            try tx.setObject(3, forKey: "k1", inCollection: "a")
+            try tx.setObject(4, forKey: "k2", inCollection: "a")
+            try tx.removeObject(forKey: "k2", inCollection: "a")
+            try tx.setObject(5, forKey: "old", inCollection: "a")
+            try tx.setObject(6, forKey: "old", inCollection: "a", withMetadata: "m")
+            try tx.setObject(7, forKey: "x", inCollection: "b")
+            try tx.removeAllObjects(inCollection: "b")
+            try tx.setObject(8, forKey: "y", inCollection: "b")
+            try tx.touchObject(forKey: "y", inCollection: "b")
+        }
+        let changeset = try #require(recorder.changeset(snapshot: 2))
+        #expect(changeset.objectChanges == [ck("a", "k1"), ck("a", "old"), ck("b", "y")])
+        #expect(changeset.metadataChanges == [ck("a", "k1"), ck("a", "old"), ck("b", "y")])
+        #expect(changeset.insertedKeys == [ck("a", "k1"), ck("b", "y")])
+        #expect(changeset.removedKeys == [ck("a", "k2")])
+        #expect(changeset.removedCollections == ["b"])
+        let values = try writer.read { tx in
+            try ["k1", "old"].map { try tx.object(forKey: $0, inCollection: "a", as: Int.self) }
+        }
+        #expect(values == [3, 6])
+    }
+
     @Test func writesThatChangeNothingPostNothing() throws {
         let test = try TestDatabase()
         let writer = try test.connection()
