@@ -266,7 +266,9 @@ struct PendingChanges {
     }
 
     /// Applies `writes` in order: a later write replaces both values and keeps `inserted`.
-    private static func fold(_ writes: [(key: CollectionKey, change: RowChange)], into rows: inout [CollectionKey: RowChange]) {
+    private static func fold(
+        _ writes: [(key: CollectionKey, change: RowChange)], into rows: inout [CollectionKey: RowChange]
+    ) {
         guard !writes.isEmpty else { return }
         rows.reserveCapacity(rows.count + writes.count)
         for write in writes {

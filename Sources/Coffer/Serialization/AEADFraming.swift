@@ -63,31 +63,71 @@ enum AEADFraming {
     }
 
     /// Seals `input` under the keyring's current key with a fresh nonce and the row's associated
-    /// data; `seal` is the cipher (plaintext, nonce, key, associated data → combined box).
-    ///
-    /// The plaintext reaches the cipher as raw bytes: swift-crypto's generic seal takes about
-    /// 0.1 µs longer per row when given `Data`.
+    /// data; `seal` is the cipher (plaintext, nonce, key, associated data → `nonce ‖ ciphertext ‖ tag`).
     ///
     /// - Throws: ``SerializationError`` (`.noCurrentKey`, `.encryptionFailed`).
     static func seal(
         _ input: Data, context: SerializationStageContext, keyring: Keyring, algorithm: UInt8, stage: String,
         _ seal: (UnsafeRawBufferPointer, UnsafeRawBufferPointer, SymmetricKey, UnsafeRawBufferPointer) throws -> Data
     ) throws -> SerializationStageOutput {
+        try withSealInputs(context: context, keyring: keyring, algorithm: algorithm, stage: stage) {
+            parameters, key, associatedData, nonce in
+            let sealed = try input.withUnsafeBytes { try seal($0, nonce, key, associatedData) }
+            return SerializationStageOutput(parameters: parameters, payload: sealed)
+        }
+    }
+
+    /// Seals `input` like ``seal(_:context:keyring:algorithm:stage:_:)`` but straight into a
+    /// complete blob (``BlobWritingStage``): the header with the earlier stages' records and this
+    /// stage's, the nonce, then `sealInto` writes `ciphertext ‖ tag` into the rest of the buffer.
+    ///
+    /// - Throws: ``SerializationError`` (`.noCurrentKey`, `.encryptionFailed`).
+    static func sealBlob(
+        _ input: Data, context: SerializationStageContext, keyring: Keyring, algorithm: UInt8, stage: String,
+        flags: BlobHeader.Flags, precedingCount: Int, precedingRecords: Data,
+        _ sealInto: (
+            UnsafeRawBufferPointer, UnsafeRawBufferPointer, SymmetricKey, UnsafeRawBufferPointer,
+            UnsafeMutableRawBufferPointer
+        ) throws -> Void
+    ) throws -> Data {
+        try withSealInputs(context: context, keyring: keyring, algorithm: algorithm, stage: stage) {
+            parameters, key, associatedData, nonce in
+            var records = precedingRecords
+            records.append(algorithm)
+            records.append(UInt8(truncatingIfNeeded: parameters.count))
+            records.append(contentsOf: parameters)
+            return try BlobHeader.assemble(
+                flags: flags, recordCount: precedingCount + 1, records: records,
+                payloadCount: nonceSize + input.count + tagSize
+            ) { payload in
+                UnsafeMutableRawBufferPointer(rebasing: payload[..<nonceSize]).copyMemory(from: nonce)
+                try input.withUnsafeBytes { plaintext in
+                    try sealInto(
+                        plaintext, nonce, key, associatedData,
+                        UnsafeMutableRawBufferPointer(rebasing: payload[nonceSize...]))
+                }
+            }
+        }
+    }
+
+    /// Runs `body` with what every seal needs — the header parameters naming the current key,
+    /// its subkey, the row's associated data and a fresh nonce — and turns any failure that is
+    /// not already a ``SerializationError`` into `.encryptionFailed`.
+    private static func withSealInputs<R>(
+        context: SerializationStageContext, keyring: Keyring, algorithm: UInt8, stage: String,
+        _ body: (Data, SymmetricKey, UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> R
+    ) throws -> R {
         let (keyID, key) = try keyring.currentSubkey(collection: context.collection, algorithm: algorithm)
         let parameters = parameters(for: keyID)
-        let sealed: Data
         do {
-            sealed = try context.withAssociatedData(parameters: parameters) { associatedData in
-                try withRandomNonce(stage: stage) { nonce in
-                    try input.withUnsafeBytes { try seal($0, nonce, key, associatedData) }
-                }
+            return try context.withAssociatedData(parameters: parameters) { associatedData in
+                try withRandomNonce(stage: stage) { try body(parameters, key, associatedData, $0) }
             }
         } catch let error as SerializationError {
             throw error
         } catch {
             throw SerializationError(.encryptionFailed, stage: stage, reason: "sealing failed")
         }
-        return SerializationStageOutput(parameters: parameters, payload: sealed)
     }
 
     /// Opens `payload` with the key its parameters name; `open` is the cipher (combined box, key,

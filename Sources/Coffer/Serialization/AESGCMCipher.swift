@@ -17,25 +17,51 @@ enum AESGCMCipher {
         _ plaintext: UnsafeRawBufferPointer, nonce: UnsafeRawBufferPointer, key: SymmetricKey,
         authenticating associatedData: UnsafeRawBufferPointer
     ) throws -> Data {
+        let nonceSize = nonce.count
+        let count = nonceSize + plaintext.count + AEADFraming.tagSize
+        let combined = UnsafeMutableRawBufferPointer.allocate(byteCount: count, alignment: 16)
+        // `count` is at least the tag size, so the allocation has a base address.
+        guard let base = combined.baseAddress else { return Data() }
+        do {
+            UnsafeMutableRawBufferPointer(rebasing: combined[..<nonceSize]).copyMemory(from: nonce)
+            try seal(
+                plaintext, nonce: nonce, key: key, authenticating: associatedData,
+                into: UnsafeMutableRawBufferPointer(rebasing: combined[nonceSize...]))
+        } catch {
+            combined.deallocate()
+            throw error
+        }
+        return Data(bytesNoCopy: base, count: count, deallocator: .custom { pointer, _ in pointer.deallocate() })
+    }
+
+    /// Seals `plaintext` into `output`, which holds exactly `ciphertext ‖ tag` (the plaintext's
+    /// size plus 16 bytes).
+    ///
+    /// - Throws: Whatever the backend reports.
+    static func seal(
+        _ plaintext: UnsafeRawBufferPointer, nonce: UnsafeRawBufferPointer, key: SymmetricKey,
+        authenticating associatedData: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer
+    ) throws {
+        let ciphertextEnd = plaintext.count
         #if canImport(CofferCipher)
-            let nonceSize = AEADFraming.nonceSize
-            let ciphertextEnd = nonceSize + plaintext.count
-            var combined = Data(count: ciphertextEnd + AEADFraming.tagSize)
-            try combined.withUnsafeMutableBytes { output in
-                try key.withUnsafeBytes { keyBytes in
-                    UnsafeMutableRawBufferPointer(rebasing: output[..<nonceSize]).copyMemory(from: nonce)
-                    try AES256GCM.seal(
-                        key: keyBytes, nonce: nonce, plaintext: plaintext, associatedData: associatedData,
-                        ciphertext: UnsafeMutableRawBufferPointer(rebasing: output[nonceSize..<ciphertextEnd]),
-                        tag: UnsafeMutableRawBufferPointer(rebasing: output[ciphertextEnd...]))
-                }
+            try key.withUnsafeBytes { keyBytes in
+                try AES256GCM.seal(
+                    key: keyBytes, nonce: nonce, plaintext: plaintext, associatedData: associatedData,
+                    ciphertext: UnsafeMutableRawBufferPointer(rebasing: output[..<ciphertextEnd]),
+                    tag: UnsafeMutableRawBufferPointer(rebasing: output[ciphertextEnd...]))
             }
-            return combined
         #else
             let sealed = try AES.GCM.seal(
                 plaintext, using: key, nonce: AES.GCM.Nonce(data: nonce), authenticating: associatedData)
-            guard let combined = sealed.combined else { throw CryptoKitError.incorrectParameterSize }
-            return combined
+            guard output.count == ciphertextEnd + AEADFraming.tagSize else {
+                throw CryptoKitError.incorrectParameterSize
+            }
+            sealed.ciphertext.withUnsafeBytes {
+                UnsafeMutableRawBufferPointer(rebasing: output[..<ciphertextEnd]).copyMemory(from: $0)
+            }
+            sealed.tag.withUnsafeBytes {
+                UnsafeMutableRawBufferPointer(rebasing: output[ciphertextEnd...]).copyMemory(from: $0)
+            }
         #endif
     }
 
@@ -50,19 +76,29 @@ enum AESGCMCipher {
             let nonceSize = AEADFraming.nonceSize
             guard combined.count >= nonceSize + AEADFraming.tagSize else { throw AES256GCM.Failure.invalidArgument }
             let ciphertextEnd = combined.count - AEADFraming.tagSize
-            var plaintext = Data(count: ciphertextEnd - nonceSize)
-            try combined.withUnsafeBytes { input in
-                try key.withUnsafeBytes { keyBytes in
-                    try plaintext.withUnsafeMutableBytes { output in
+            let count = ciphertextEnd - nonceSize
+            // Uninitialized: the cipher writes every byte (and wipes them if the tag is wrong).
+            let plaintext = UnsafeMutableRawBufferPointer.allocate(byteCount: max(count, 1), alignment: 16)
+            do {
+                try combined.withUnsafeBytes { input in
+                    try key.withUnsafeBytes { keyBytes in
                         try AES256GCM.open(
                             key: keyBytes, nonce: UnsafeRawBufferPointer(rebasing: input[..<nonceSize]),
                             ciphertext: UnsafeRawBufferPointer(rebasing: input[nonceSize..<ciphertextEnd]),
                             tag: UnsafeRawBufferPointer(rebasing: input[ciphertextEnd...]),
-                            associatedData: associatedData, plaintext: output)
+                            associatedData: associatedData,
+                            plaintext: UnsafeMutableRawBufferPointer(rebasing: plaintext[..<count]))
                     }
                 }
+            } catch {
+                plaintext.deallocate()
+                throw error
             }
-            return plaintext
+            guard count > 0, let base = plaintext.baseAddress else {
+                plaintext.deallocate()
+                return Data()
+            }
+            return Data(bytesNoCopy: base, count: count, deallocator: .custom { pointer, _ in pointer.deallocate() })
         #else
             return try AES.GCM.open(AES.GCM.SealedBox(combined: combined), using: key, authenticating: associatedData)
         #endif

@@ -16,7 +16,7 @@ public import Foundation
 /// let keyring = try Keyring(key: SymmetricKey(size: .bits256), id: 1)
 /// let chain = SerializerChain(codec: .codable(Note.self), stages: [.zlib(), .aesGCM(keyring)])
 /// ```
-public struct AESGCMStage: SerializationStage {
+public struct AESGCMStage: SerializationStage, BlobWritingStage {
     /// The id AES-256-GCM records use in blob headers.
     public static let id: UInt8 = 2
 
@@ -44,6 +44,19 @@ public struct AESGCMStage: SerializationStage {
         try AEADFraming.seal(input, context: context, keyring: keyring, algorithm: Self.id, stage: name) {
             plaintext, nonce, key, associatedData in
             try AESGCMCipher.seal(plaintext, nonce: nonce, key: key, authenticating: associatedData)
+        }
+    }
+
+    /// Encrypts `input` straight into a finished blob when the stage runs last in a chain.
+    func encodeBlob(
+        _ input: Data, context: SerializationStageContext, flags: BlobHeader.Flags, precedingCount: Int,
+        precedingRecords: Data
+    ) throws -> Data {
+        try AEADFraming.sealBlob(
+            input, context: context, keyring: keyring, algorithm: Self.id, stage: name, flags: flags,
+            precedingCount: precedingCount, precedingRecords: precedingRecords
+        ) { plaintext, nonce, key, associatedData, output in
+            try AESGCMCipher.seal(plaintext, nonce: nonce, key: key, authenticating: associatedData, into: output)
         }
     }
 

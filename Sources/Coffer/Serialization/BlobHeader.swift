@@ -152,22 +152,37 @@ public struct BlobHeader: Sendable, Equatable {
     ///
     /// - Complexity: O(payload length): the payload is copied once.
     static func assemble(flags: Flags, recordCount: Int, records: some ContiguousBytes, payload: Data) -> Data {
+        assemble(flags: flags, recordCount: recordCount, records: records, payloadCount: payload.count) { target in
+            payload.withUnsafeBytes { target.copyMemory(from: $0) }
+        }
+    }
+
+    /// Builds a complete blob whose `payloadCount` payload bytes `writePayload` writes in place.
+    ///
+    /// - Complexity: O(header) plus what `writePayload` does.
+    static func assemble(
+        flags: Flags, recordCount: Int, records: some ContiguousBytes, payloadCount: Int,
+        _ writePayload: (UnsafeMutableRawBufferPointer) throws -> Void
+    ) rethrows -> Data {
         assert(recordCount <= maxRecords)
-        return records.withUnsafeBytes { recordBytes in
+        return try records.withUnsafeBytes { recordBytes in
             let payloadStart = fixedSize + recordBytes.count
-            let count = payloadStart + payload.count
+            let count = payloadStart + payloadCount
             // One uninitialized allocation, written in place and handed to Data without a copy:
             // this runs once per encrypted or compressed write.
             let target = UnsafeMutableRawBufferPointer.allocate(byteCount: count, alignment: 16)
             // `count` is at least `fixedSize`, so the allocation always has a base address.
             guard let base = target.baseAddress else { return Data() }
-            withUnsafeBytes(of: magicWord) { target.copyMemory(from: $0) }
-            target[4] = currentVersion
-            target[5] = flags.rawValue
-            target[6] = UInt8(truncatingIfNeeded: recordCount)
-            UnsafeMutableRawBufferPointer(rebasing: target[fixedSize..<payloadStart]).copyMemory(from: recordBytes)
-            payload.withUnsafeBytes {
-                UnsafeMutableRawBufferPointer(rebasing: target[payloadStart...]).copyMemory(from: $0)
+            do {
+                withUnsafeBytes(of: magicWord) { target.copyMemory(from: $0) }
+                target[4] = currentVersion
+                target[5] = flags.rawValue
+                target[6] = UInt8(truncatingIfNeeded: recordCount)
+                UnsafeMutableRawBufferPointer(rebasing: target[fixedSize..<payloadStart]).copyMemory(from: recordBytes)
+                try writePayload(UnsafeMutableRawBufferPointer(rebasing: target[payloadStart...]))
+            } catch {
+                target.deallocate()
+                throw error
             }
             return Data(bytesNoCopy: base, count: count, deallocator: .custom { pointer, _ in pointer.deallocate() })
         }

@@ -10,10 +10,7 @@ extension Data {
     /// exactly four bytes long.
     func littleEndianUInt32() -> UInt32? {
         guard count == 4 else { return nil }
-        var value: UInt32 = 0
-        for (shift, byte) in zip(stride(from: 0, to: 32, by: 8), self) {
-            value |= UInt32(byte) << UInt32(shift)
-        }
-        return value
+        // One unaligned load: this runs for every encrypted blob read (its key id).
+        return UInt32(littleEndian: withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) })
     }
 }

@@ -57,6 +57,25 @@ extension SerializationStage {
     public func needsReencryption(parameters: Data) -> Bool { false }
 }
 
+/// A built-in stage that, when it runs last, writes the finished blob itself: the header, then
+/// its output in place, so the chain does not allocate and copy the payload a second time.
+///
+/// Only the AES-GCM stage does this (the cost of its rows is checked against a target); the
+/// result is byte for byte what ``SerializationStage/encode(_:context:)`` plus the chain's
+/// header would give.
+protocol BlobWritingStage: SerializationStage {
+    /// Encodes `input` as the chain's last stage into a complete blob.
+    ///
+    /// - Parameters:
+    ///   - flags: The header flags, this stage's included.
+    ///   - precedingCount: How many records the earlier stages left.
+    ///   - precedingRecords: Those records' bytes, in header form.
+    func encodeBlob(
+        _ input: Data, context: SerializationStageContext, flags: BlobHeader.Flags, precedingCount: Int,
+        precedingRecords: Data
+    ) throws -> Data
+}
+
 /// What a serialization stage does to bytes; it decides the header flag the stage sets.
 public enum SerializationStageKind: Sendable, Hashable {
     /// Makes the bytes smaller; sets ``BlobHeader/Flags/compressed``.

@@ -56,12 +56,17 @@ extension SerializerChain {
         var records = Data()
         var count = 0
         var flags: BlobHeader.Flags = []
-        for stage in stages {
+        for (index, stage) in stages.enumerated() {
             let context = SerializationStageContext(
                 collection: collection, key: key, role: role, stageID: stage.stageID,
                 precedingRecords: records, precedingCount: count)
             let output: SerializationStageOutput?
             do {
+                if index == stages.count - 1, let blobWriter {
+                    return try blobWriter.encodeBlob(
+                        payload, context: context, flags: flags.union(stage.kind.flag), precedingCount: count,
+                        precedingRecords: records)
+                }
                 output = try stage.encode(payload, context: context)
             } catch {
                 throw Self.stageError(error, stage: stage)

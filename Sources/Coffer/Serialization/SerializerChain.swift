@@ -41,6 +41,8 @@ public struct SerializerChain: Sendable {
 
     /// Why the stage list cannot work, found once at creation and reported on every use.
     let configurationError: SerializationError?
+    /// The last stage when it writes finished blobs itself (``BlobWritingStage``), found once.
+    let blobWriter: (any BlobWritingStage)?
 
     /// Creates a chain.
     ///
@@ -66,6 +68,7 @@ public struct SerializerChain: Sendable {
         self.role = role
         self.acceptsUnencryptedBlobs = acceptsUnencryptedBlobs
         self.configurationError = Self.validate(stages)
+        self.blobWriter = stages.last as? any BlobWritingStage
     }
 
     /// Whether any stage encrypts.
@@ -95,7 +98,8 @@ public struct SerializerChain: Sendable {
     /// only, which needs no key — a default zlib stage, so removing compression from a chain
     /// keeps compressed rows readable.
     func stage(withID id: UInt8) -> (any SerializationStage)? {
-        if let stage = stages.first(where: { $0.stageID == id }) { return stage }
+        // A plain loop: `first(where:)` copied the chain into its closure on every blob read.
+        for stage in stages where stage.stageID == id { return stage }
         return id == ZlibStage.id ? ZlibStage() : nil
     }
 }

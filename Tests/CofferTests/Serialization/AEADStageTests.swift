@@ -41,6 +41,47 @@ struct AEADStageTests {
         #expect(plain.range(of: Data(Self.canary.utf8)) != nil)
     }
 
+    @Test("A last AES-GCM stage writes the blob the generic stage path writes")
+    func lastStageWritesTheSameLayout() throws {
+        let keyring = try makeKeyring()
+        let stages: [any SerializationStage] = [.zlib(threshold: 0), .aesGCM(keyring)]
+        let chain = SerializerChain(codec: .data, stages: stages)
+        let value = Data(String(repeating: "layout ", count: 40).utf8)
+        let fused = try chain.serialize(value, collection: "c", key: "k")
+
+        // The same steps one by one: zlib, then AES-GCM's own encode, then the chain's header.
+        let zlibContext = SerializationStageContext(
+            collection: "c", key: "k", role: .object, stageID: ZlibStage.id, precedingRecords: Data(),
+            precedingCount: 0)
+        let compressed = try #require(try stages[0].encode(value, context: zlibContext))
+        var records = Data([ZlibStage.id, UInt8(compressed.parameters.count)]) + compressed.parameters
+        let aesContext = SerializationStageContext(
+            collection: "c", key: "k", role: .object, stageID: AESGCMStage.id, precedingRecords: records,
+            precedingCount: 1)
+        let sealed = try #require(try stages[1].encode(compressed.payload, context: aesContext))
+        records += Data([AESGCMStage.id, UInt8(sealed.parameters.count)]) + sealed.parameters
+        let generic = BlobHeader.assemble(
+            flags: [.compressed, .encrypted], recordCount: 2, records: records, payload: sealed.payload)
+
+        let fusedHeader = try BlobHeader(parsing: fused)
+        #expect(fusedHeader == (try BlobHeader(parsing: generic)))
+        #expect(fused.prefix(fusedHeader.payloadOffset) == generic.prefix(fusedHeader.payloadOffset))
+        #expect(fused.count == generic.count)
+        for blob in [fused, generic] {
+            #expect(try chain.deserialize(blob, collection: "c", key: "k") as? Data == value)
+            #expect(errorCode { try chain.deserialize(blob, collection: "c", key: "other") } == .authenticationFailed)
+        }
+    }
+
+    @Test("AES-GCM before another stage round-trips", arguments: Cipher.allCases)
+    func encryptionNotLast(cipher: Cipher) throws {
+        let encryption = cipher.stage(try makeKeyring())
+        let chain = SerializerChain(codec: .string, stages: [encryption, ByteFlipStage(stageID: 200)])
+        let blob = try chain.serialize("not last", collection: "c", key: "k")
+        #expect(try BlobHeader(parsing: blob).records.map(\.stageID) == [encryption.stageID, 200])
+        #expect(try chain.deserialize(blob, collection: "c", key: "k") as? String == "not last")
+    }
+
     @Test("Each encryption uses a fresh nonce", arguments: Cipher.allCases)
     func freshNonces(cipher: Cipher) throws {
         let chain = SerializerChain(codec: .string, stages: [cipher.stage(try makeKeyring())])
