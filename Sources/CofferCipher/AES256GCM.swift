@@ -19,7 +19,9 @@ package enum AES256GCM {
     /// Bytes of authentication tag.
     package static let tagSize = 16
 
-    /// Why a call failed. Messages carry no key, nonce or data bytes.
+    /// Why a call failed.
+    ///
+    /// The cases carry no key, nonce or data bytes.
     package enum Failure: Error, Sendable, Equatable {
         /// A key, nonce, tag or output buffer had the wrong size.
         case invalidArgument

@@ -130,8 +130,10 @@ enum AEADFraming {
         }
     }
 
-    /// Opens `payload` with the key its parameters name; `open` is the cipher (combined box, key,
-    /// associated data → plaintext). Any failure of the cipher itself is `.authenticationFailed`.
+    /// Opens `payload` with the key its parameters name.
+    ///
+    /// `open` is the cipher (combined box, key, associated data → plaintext). Any failure of the
+    /// cipher itself is `.authenticationFailed`.
     ///
     /// - Throws: ``SerializationError`` (`.malformedHeader`, `.truncated`, `.unknownKeyID`,
     ///   `.authenticationFailed`).

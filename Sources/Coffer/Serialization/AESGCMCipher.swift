@@ -5,9 +5,11 @@ import Foundation
     import CofferCipher
 #endif
 
-/// The AES-256-GCM implementation behind ``AESGCMStage``: the system's libcrypto on Linux
-/// (`CofferCipher`, about three times faster per row than swift-crypto there), swift-crypto
-/// everywhere else. Both produce and accept the same `nonce ‖ ciphertext ‖ tag` bytes.
+/// The AES-256-GCM implementation behind ``AESGCMStage``.
+///
+/// It is the system's libcrypto on Linux (`CofferCipher`, about three times faster per row than
+/// swift-crypto there) and swift-crypto everywhere else. Both produce and accept the same
+/// `nonce ‖ ciphertext ‖ tag` bytes.
 enum AESGCMCipher {
     /// Seals `plaintext` and returns `nonce ‖ ciphertext ‖ tag`.
     ///
