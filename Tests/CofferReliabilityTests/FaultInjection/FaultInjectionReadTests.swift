@@ -75,6 +75,9 @@ import Testing
     func readFaultWhileOpeningIsAnIOErrorAndNeverMovesTheFileAside(_ persistent: Bool) throws {
         let disk = try FaultyDisk("read-open")
         _ = try Self.populate(disk, inWAL: false)
+        // The released database may still be closing its handles (and checkpointing): count the
+        // reads of an open of the quiet file, not of one that also finds a log to read.
+        try TestSupport.waitUntilClosed(disk.url, options: disk.options)
         var options = disk.options
         // The dangerous setting: a read error taken for damage would move the file aside.
         options.corruptAction = .rename
@@ -90,12 +93,16 @@ import Testing
         var injected = 0
         var failedOpens = 0
         for nth in 1...max(calls, 1) {
+            disk.controller.resetCounts()
             disk.controller.arm(IOFault(.read, on: .any, nth: nth, persistent: persistent))
             let error = databaseError { _ = try TestSupport.open(disk.url, options: options) }
             let fired = disk.controller.injectedSinceArmed
+            let reads = disk.controller.calls(.read, on: .any)
             injected += fired
             disk.controller.disarm()
-            #expect(fired > 0, "open read \(nth): the fault never fired")
+            // An open can read less than the counted one (a page already in a log another handle
+            // just checkpointed); a fault point past its last read cannot fire.
+            #expect(fired > 0 || reads < nth, "open read \(nth) of \(reads): the fault never fired")
             // SQLCipher ignores a failed read of the salt when the key names it, so some opens
             // succeed; a failing one must say `.io` (it said `.wrongKey` before the fix).
             if let error {
