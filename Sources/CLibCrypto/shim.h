@@ -8,8 +8,8 @@
 
 /* AES-256-GCM as a cipher object that can be shared by every thread. OpenSSL 3 resolves
    EVP_aes_256_gcm() through its provider tables on every EVP_*Init call; an explicitly
-   fetched cipher skips that lookup (about a third of a 250-byte seal). Callers free it
-   with ccoffer_aes256gcm_free when they give it up. */
+   fetched cipher skips that lookup (about a third of a 250-byte seal). Coffer fetches it
+   once and keeps it for the life of the process. */
 static inline EVP_CIPHER *ccoffer_aes256gcm_fetch(void) {
 #if OPENSSL_VERSION_NUMBER >= 0x30000000L
     return EVP_CIPHER_fetch(NULL, "AES-256-GCM", NULL);
