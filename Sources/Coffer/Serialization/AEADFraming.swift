@@ -81,6 +81,8 @@ enum AEADFraming {
     /// complete blob (``BlobWritingStage``): the header with the earlier stages' records and this
     /// stage's, the nonce, then `sealInto` writes `ciphertext ‖ tag` into the rest of the buffer.
     ///
+    /// `algorithm` is the stage's id, as everywhere in this type: it names the record too.
+    ///
     /// - Throws: ``SerializationError`` (`.noCurrentKey`, `.encryptionFailed`).
     static func sealBlob(
         _ input: Data, context: SerializationStageContext, keyring: Keyring, algorithm: UInt8, stage: String,
@@ -93,9 +95,7 @@ enum AEADFraming {
         try withSealInputs(context: context, keyring: keyring, algorithm: algorithm, stage: stage) {
             parameters, key, associatedData, nonce in
             var records = precedingRecords
-            records.append(algorithm)
-            records.append(UInt8(truncatingIfNeeded: parameters.count))
-            records.append(contentsOf: parameters)
+            BlobHeader.appendRecord(stageID: algorithm, parameters: parameters, to: &records)
             return try BlobHeader.assemble(
                 flags: flags, recordCount: precedingCount + 1, records: records,
                 payloadCount: nonceSize + input.count + tagSize

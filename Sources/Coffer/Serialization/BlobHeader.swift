@@ -137,6 +137,15 @@ public struct BlobHeader: Sendable, Equatable {
         payloadOffset = offset
     }
 
+    /// Appends one stage record — `stage id ‖ parameter length ‖ parameters` — to the encoded
+    /// records of a header being built. The caller keeps `parameters` within 255 bytes.
+    static func appendRecord(stageID: UInt8, parameters: Data, to records: inout Data) {
+        assert(parameters.count <= Int(UInt8.max))
+        records.append(stageID)
+        records.append(UInt8(truncatingIfNeeded: parameters.count))
+        records.append(contentsOf: parameters)
+    }
+
     /// The payload that follows the header in `blob`.
     func payload(in blob: Data) -> Data {
         blob[(blob.startIndex + payloadOffset)...]

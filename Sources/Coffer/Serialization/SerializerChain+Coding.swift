@@ -76,9 +76,7 @@ extension SerializerChain {
                 throw SerializationError(
                     .invalidConfiguration, stage: stage.name, reason: "stage parameters exceed 255 bytes")
             }
-            records.append(stage.stageID)
-            records.append(UInt8(output.parameters.count))
-            records.append(contentsOf: output.parameters)
+            BlobHeader.appendRecord(stageID: stage.stageID, parameters: output.parameters, to: &records)
             payload = output.payload
             count += 1
             flags.formUnion(stage.kind.flag)

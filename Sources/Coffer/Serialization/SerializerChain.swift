@@ -98,7 +98,6 @@ public struct SerializerChain: Sendable {
     /// only, which needs no key — a default zlib stage, so removing compression from a chain
     /// keeps compressed rows readable.
     func stage(withID id: UInt8) -> (any SerializationStage)? {
-        // A plain loop: `first(where:)` copied the chain into its closure on every blob read.
         for stage in stages where stage.stageID == id { return stage }
         return id == ZlibStage.id ? ZlibStage() : nil
     }
