@@ -12,9 +12,11 @@ package final class SQLiteConnection: @unchecked Sendable {
     package let path: String
     var statementCache: [String: Statement] = [:]
     var constantStatements: [UInt: Statement] = [:]
-    /// A direct-mapped front for `constantStatements`: a hot statement is found with one multiply
-    /// and one compare instead of hashing its address. The connection is confined to one thread,
-    /// so Swift's dynamic exclusivity check on this array would only cost time.
+    /// A direct-mapped front for `constantStatements`.
+    ///
+    /// A hot statement is found with one multiply and one compare instead of hashing its address.
+    /// The connection is confined to one thread, so Swift's dynamic exclusivity check on this
+    /// array would only cost time.
     @exclusivity(unchecked) private var recentConstants = [RecentStatement?](repeating: nil, count: 64)
     /// Keeps the WAL hook's callback alive as long as the handle.
     var walHookBox: AnyObject?

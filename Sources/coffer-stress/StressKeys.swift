@@ -56,7 +56,9 @@ enum Acknowledge {
     /// The parent that started this child; every mode records it first thing.
     nonisolated(unsafe) private static var parent: pid_t = 0
 
-    /// Records the parent, so ``line(_:)`` can notice it is gone. Call before anything else.
+    /// Records the parent, so ``line(_:)`` can notice it is gone.
+    ///
+    /// Call it before anything else.
     static func start() {
         parent = getppid()
     }

@@ -60,8 +60,9 @@ public final class Preferences: Sendable {
 
     let proxy: ConnectionProxy
     let state: Locked<PreferencesState>
-    /// Serializes hand-offs to the proxy (see ``handOff(takingChangedKeys:)``) and counts the chunks
-    /// handed over. It guards a real value because `Locked` must never hold an empty one.
+    /// Serializes hand-offs to the proxy (see ``handOff(takingChangedKeys:)``).
+    ///
+    /// It counts the chunks handed over: a real value, because `Locked` must never hold an empty one.
     let handOffLock = Locked(0)
     /// Posts notifications and feeds ``changes``, in order.
     let deliveryQueue: DispatchQueue
@@ -202,7 +203,9 @@ public final class Preferences: Sendable {
                 }
                 guard let changes else { break }
                 guard !changes.isEmpty else { continue }
-                let rows = changes.map { (CollectionKey(collection: collection, key: $0.key), $0.value as (any Sendable)?) }
+                let rows = changes.map {
+                    (CollectionKey(collection: collection, key: $0.key), $0.value as (any Sendable)?)
+                }
                 let versions = proxy.stageBatch(rows)
                 state.withLock { $0.finishHandOff(changes, versions: versions) }
                 handedOver &+= 1

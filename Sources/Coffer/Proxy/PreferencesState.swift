@@ -63,7 +63,8 @@ struct PreferencesState {
         var changes: [(key: String, value: PreferenceValue?)] = []
         changes.reserveCapacity(keys.count)
         for key in keys {
-            guard let index = entries.index(forKey: key), entries.values[index].localVersion == PreferencesEntry.unstaged
+            guard let index = entries.index(forKey: key),
+                entries.values[index].localVersion == PreferencesEntry.unstaged
             else { continue }
             entries.values[index].localVersion = PreferencesEntry.staging
             changes.append((key, entries.values[index].value))

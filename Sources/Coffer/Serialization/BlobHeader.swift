@@ -137,8 +137,10 @@ public struct BlobHeader: Sendable, Equatable {
         payloadOffset = offset
     }
 
-    /// Appends one stage record — `stage id ‖ parameter length ‖ parameters` — to the encoded
-    /// records of a header being built. The caller keeps `parameters` within 255 bytes.
+    /// Appends one stage record to the encoded records of a header being built.
+    ///
+    /// A record is `stage id ‖ parameter length ‖ parameters`; the caller keeps `parameters`
+    /// within 255 bytes.
     static func appendRecord(stageID: UInt8, parameters: Data, to records: inout Data) {
         assert(parameters.count <= Int(UInt8.max))
         records.append(stageID)
