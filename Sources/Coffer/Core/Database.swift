@@ -101,10 +101,10 @@ public final class Database: Sendable {
             DatabasePathRegistry.release(canonicalPath)
             throw error
         }
-        DatabasePathRegistry.attach(canonicalPath, self)
     }
 
     deinit {
+        DatabasePathRegistry.beginRelease(canonicalPath)
         state.withLock { $0.finishChangeStreams() }
         checkpointer.close()
         drainHandlePool()

@@ -2,20 +2,14 @@ import Foundation
 
 /// The database files open in this process: one ``Database`` per file, as in YapDatabase.
 ///
-/// Each claimed path remembers its `Database` weakly. A weak reference turns nil the moment the
-/// database starts deinitializing, while its handles are still closing; a new open of the same file
-/// in that window waits (bounded) for the release instead of failing as if the file were in use.
+/// A `Database` marks its path as releasing the moment its deinitializer starts, while its
+/// handles are still closing; a new open of the same file in that window waits (bounded) for the
+/// release instead of failing as if the file were in use. The registry never holds a reference
+/// to a database: a reference dropped under its lock could run that database's deinitializer,
+/// which takes the same lock.
 enum DatabasePathRegistry {
-    private struct Claim {
-        /// Set once the opening `Database` is fully initialized.
-        weak var database: Database?
-        var attached = false
-
-        /// Whether the claim belongs to a database that is already going away.
-        var isReleasing: Bool { attached && database == nil }
-    }
-
-    private static let claims = Locked<[String: Claim]>([:])
+    /// For each claimed path, whether its database is already going away.
+    private static let claims = Locked<[String: Bool]>([:])
     /// How long an open waits for a released database of the same file to finish closing.
     static let releaseWait: Duration = .seconds(10)
 
@@ -32,11 +26,11 @@ enum DatabasePathRegistry {
         let deadline = clock.now + releaseWait
         while true {
             let outcome = claims.withLock { claims -> Bool? in
-                guard let existing = claims[path] else {
-                    claims[path] = Claim()
+                guard let releasing = claims[path] else {
+                    claims[path] = false
                     return true
                 }
-                return existing.isReleasing ? nil : false
+                return releasing ? nil : false
             }
             if let outcome { return outcome }
             guard clock.now < deadline else { return false }
@@ -44,11 +38,10 @@ enum DatabasePathRegistry {
         }
     }
 
-    /// Records the database that now holds `path` (called once it is fully initialized).
-    static func attach(_ path: String, _ database: Database) {
+    /// Marks `path` as going away: its `Database` is deinitializing and will ``release(_:)`` it.
+    static func beginRelease(_ path: String) {
         claims.withLock { claims in
-            claims[path]?.database = database
-            claims[path]?.attached = true
+            if claims[path] != nil { claims[path] = true }
         }
     }
 
