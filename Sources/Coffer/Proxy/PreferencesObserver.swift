@@ -16,14 +16,19 @@ final class PreferencesObserver: Sendable {
 
     /// Called on the database's notification queue, in commit order.
     func receive(_ changeset: Changeset) {
-        state.withLock { state in
-            if state.buffer != nil {
+        // The target leaves the lock strongly held: if this is its last reference, its deinit
+        // (a hand-off, removing the observer) must not run under this lock.
+        let target = state.withLock { state -> Preferences? in
+            guard state.buffer == nil else {
                 state.buffer?.append(changeset)
-            } else {
-                // Enqueued under the lock, so the delivery order is the commit order.
-                state.target?.enqueue(changeset)
+                return nil
             }
+            // Enqueued under the lock, so the delivery order is the commit order.
+            let target = state.target
+            target?.enqueue(changeset)
+            return target
         }
+        withExtendedLifetime(target) {}
     }
 
     /// Starts forwarding to `target`, after the changesets buffered so far.
