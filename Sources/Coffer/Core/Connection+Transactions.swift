@@ -85,7 +85,7 @@ extension Connection {
                 failure = error
             }
             if let completion {
-                (completionQueue ?? database.notificationQueue).async { completion(failure) }
+                database.deliverCompletion(on: completionQueue) { completion(failure) }
             }
         }
     }
@@ -108,7 +108,7 @@ extension Connection {
                 failure = error
             }
             if let completion {
-                (completionQueue ?? database.notificationQueue).async { completion(failure) }
+                database.deliverCompletion(on: completionQueue) { completion(failure) }
             }
         }
     }
@@ -117,7 +117,7 @@ extension Connection {
     /// has finished.
     public func flushTransactions(completionQueue: DispatchQueue? = nil, completion: @escaping @Sendable () -> Void) {
         queue.async { [database] in
-            (completionQueue ?? database.notificationQueue).async(execute: completion)
+            database.deliverCompletion(on: completionQueue, completion)
         }
     }
 

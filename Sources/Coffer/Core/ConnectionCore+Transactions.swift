@@ -23,11 +23,11 @@ extension ConnectionCore {
         return try block(tx)
     }
 
-    /// `BEGIN`, then pin SQLite's snapshot by reading the persisted snapshot number, then catch up.
+    /// `BEGIN`, then pin SQLite's snapshot, then catch up to it.
     func beginRead(_ connection: Connection) throws {
         try mapSQLite { try sqlite.cachedStatement(SQL.beginRead).run() }
         do {
-            catchUp(to: try readDiskSnapshot())
+            catchUp(to: try pinReadSnapshot())
         } catch {
             try? mapSQLite { try sqlite.cachedStatement(SQL.rollback).run() }
             throw error
@@ -66,15 +66,11 @@ extension ConnectionCore {
             stashedChangesets += endLongLivedRead(connection)
         }
         applySettings(connection.status.withLock { $0.config })
+        // `BEGIN IMMEDIATE` pins the newest commit, and writers run one at a time, each publishing
+        // its snapshot before the next begins: the database's snapshot is the one pinned.
         try mapSQLite { try sqlite.cachedStatement(SQL.beginWrite).run() }
-        let startSnapshot: UInt64
-        do {
-            startSnapshot = try readDiskSnapshot()
-            catchUp(to: startSnapshot)
-        } catch {
-            rollbackWrite()
-            throw error
-        }
+        let startSnapshot = database.snapshot
+        catchUp(to: startSnapshot)
         connection.status.withLock { $0.transactionSnapshot = startSnapshot }
         defer { connection.status.withLock { $0.transactionSnapshot = nil } }
 
@@ -107,7 +103,7 @@ extension ConnectionCore {
         for (_, ext) in tx?.createdExtensionTransactions ?? [] { ext.didRollback() }
     }
 
-    /// Persists the new snapshot, publishes the changeset, commits, and tells everyone.
+    /// Registers the changeset, commits, publishes the new snapshot, and tells everyone.
     private func commit(_ tx: ReadWriteTransaction, connection: Connection, from start: UInt64) throws {
         let extensionChanges: [String: any Sendable]
         do {
@@ -127,43 +123,28 @@ extension ConnectionCore {
                 throw error
             }
             for (_, ext) in tx.createdExtensionTransactions { ext.didCommit() }
-            tx.runCompletions(on: database.notificationQueue)
+            tx.runCompletions(in: database)
             return
         }
         let newSnapshot = start + 1
         let changeset = Changeset(
             snapshot: newSnapshot, connectionID: id, connectionName: connection.name, changes: changes,
             customObject: custom, extensionChanges: extensionChanges)
+        database.addPending(changeset)
         do {
-            try mapSQLite {
-                // UPDATE in place: INSERT OR REPLACE deletes and reinserts the row, dirtying the
-                // table and its index (measured: 5 page encryptions per small commit instead of 2).
-                let update = try sqlite.cachedStatement(SQL.snapshotUpdate)
-                try update.bind(Int64(bitPattern: newSnapshot), at: 1)
-                try update.run()
-                if sqlite.changes == 0 {
-                    let insert = try sqlite.cachedStatement(SQL.yapSet)
-                    try insert.bind(SQL.snapshotExtension, at: 1)
-                    try insert.bind(SQL.snapshotKey, at: 2)
-                    try insert.bind(Int64(bitPattern: newSnapshot), at: 3)
-                    try insert.run()
-                }
-            }
-            database.addPending(changeset)
-            do {
+            try database.snapshotGate.commit {
                 try mapSQLite { try sqlite.cachedStatement(SQL.commit).run() }
-            } catch {
-                database.removePending(snapshot: newSnapshot)
-                throw error
+                database.publish(changeset, by: id)
             }
         } catch {
+            database.removePending(snapshot: newSnapshot)
             rollbackWrite(tx)
             throw error
         }
         snapshot = newSnapshot
         for (_, ext) in tx.createdExtensionTransactions { ext.didCommit() }
-        database.noteCommitted(changeset, by: id)
-        tx.runCompletions(on: database.notificationQueue)
+        database.announce(changeset, by: id)
+        tx.runCompletions(in: database)
     }
 
     // MARK: Long-lived read transactions
@@ -184,7 +165,7 @@ extension ConnectionCore {
             throw error
         }
         do {
-            let target = try readDiskSnapshot()
+            let target = try pinReadSnapshot()
             if target > before {
                 changesets += catchUp(to: target)
             }

@@ -115,15 +115,18 @@ final class ConnectionCore: @unchecked Sendable {
         metadataCache.removeAll()
     }
 
-    /// Reads the snapshot number persisted in `yap2`; inside a transaction this also pins
-    /// SQLite's read snapshot, so the number and the rows agree.
-    func readDiskSnapshot() throws -> UInt64 {
-        try mapSQLite {
-            let stmt = try sqlite.cachedStatement(SQL.yapGet)
-            defer { stmt.reset() }
-            try stmt.bind(SQL.snapshotExtension, at: 1)
-            try stmt.bind(SQL.snapshotKey, at: 2)
-            return try stmt.step() ? UInt64(bitPattern: stmt.int64(0)) : 0
+    /// Pins SQLite's read snapshot (the first read of a transaction begun with `BEGIN`) and
+    /// returns its number; the gate keeps commits out meanwhile, so the two agree.
+    func pinReadSnapshot() throws -> UInt64 {
+        try database.snapshotGate.pin {
+            try mapSQLite {
+                let stmt = try sqlite.cachedStatement(SQL.yapGet)
+                defer { stmt.reset() }
+                try stmt.bind(SQL.snapshotExtension, at: 1)
+                try stmt.bind(SQL.snapshotKey, at: 2)
+                _ = try stmt.step()
+            }
+            return database.snapshot
         }
     }
 

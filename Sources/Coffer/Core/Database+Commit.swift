@@ -36,14 +36,21 @@ extension Database {
         state.withLock { $0.removePending(snapshot: snapshot) }
     }
 
-    /// Publishes a committed changeset: new snapshot, sibling catch-up, notification, stream.
-    func noteCommitted(_ changeset: Changeset, by committer: UInt64) {
-        let (siblings, streams) = state.withLock { state -> ([Connection], [AsyncStream<Changeset>.Continuation]) in
+    /// Makes a committed changeset's snapshot the database's (inside the snapshot gate, right
+    /// after SQLite's `COMMIT`).
+    func publish(_ changeset: Changeset, by committer: UInt64) {
+        state.withLock { state in
             state.snapshot = changeset.snapshot
             state.connections[committer]?.snapshot = changeset.snapshot
             // Without this, a connection that only writes would keep every changeset (and, under
             // the share policy, every value) until some connection ends a read.
             state.prune()
+        }
+    }
+
+    /// Tells everyone about a published changeset: sibling catch-up, the stream, the notification.
+    func announce(_ changeset: Changeset, by committer: UInt64) {
+        let (siblings, streams) = state.withLock { state -> ([Connection], [AsyncStream<Changeset>.Continuation]) in
             let siblings = state.connections.compactMap { id, entry in id == committer ? nil : entry.connection }
             return (siblings, Array(state.changeStreams.values))
         }
@@ -53,10 +60,38 @@ extension Database {
         for stream in streams {
             stream.yield(changeset)
         }
-        // Weak: a queued notification must not keep a closed database (and its file claim) alive.
-        notificationQueue.async { [weak self] in
-            NotificationCenter.default.post(
-                name: Database.modifiedNotification, object: self, userInfo: [Database.changesetKey: changeset])
+        notifier.post(changeset, from: self)
+    }
+
+    /// Runs a completion callback on `queue` (default: the notification queue), after the
+    /// notifications of the commits before it.
+    func deliverCompletion(on queue: DispatchQueue?, _ block: @escaping @Sendable () -> Void) {
+        notifier.deliver(on: queue, block, from: self)
+    }
+
+    /// Saves the last committed snapshot number in `yap2` when it moved since the file was opened,
+    /// so the numbers go on growing across launches (commits do not write it: see `SnapshotGate`).
+    func persistSnapshot() {
+        let snapshot = state.withLock { $0.snapshot }
+        guard snapshot != openedSnapshot else { return }
+        do {
+            try checkpointer.withHandle(openingWith: openCheckpointHandle) { handle in
+                try mapSQLite {
+                    let update = try handle.cachedStatement(SQL.snapshotUpdate)
+                    try update.bind(Int64(bitPattern: snapshot), at: 1)
+                    try update.run()
+                    if handle.changes == 0 {
+                        let insert = try handle.cachedStatement(SQL.yapSet)
+                        try insert.bind(SQL.snapshotExtension, at: 1)
+                        try insert.bind(SQL.snapshotKey, at: 2)
+                        try insert.bind(Int64(bitPattern: snapshot), at: 3)
+                        try insert.run()
+                    }
+                }
+            }
+        } catch {
+            logger.warning(
+                "Coffer: could not save the snapshot number on close", metadata: ["path": "\(url.path)", "error": "\(error)"])
         }
     }
 

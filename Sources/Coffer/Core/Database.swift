@@ -53,7 +53,11 @@ public final class Database: Sendable {
     /// Serializes read-write transactions across all connections.
     let writeQueue = DispatchQueue(label: "coffer.database.write")
     /// Posts notifications in commit order and runs completion callbacks by default.
-    let notificationQueue = DispatchQueue(label: "coffer.database.notifications")
+    let notifier: CommitNotifier
+    /// Keeps commits out while a read transaction pins its SQLite snapshot.
+    let snapshotGate = SnapshotGate()
+    /// The snapshot number the file held when it was opened (see `persistSnapshot()`).
+    let openedSnapshot: UInt64
 
     /// Posted after every commit that changed something; `userInfo["changeset"]` is a ``Changeset`` and `object` is
     /// the database.
@@ -92,6 +96,8 @@ public final class Database: Sendable {
                 HandleKeying(key: opened.handleKey, cipher: opened.handleCipher, pageSize: opened.pageSize))
             self.checkpointer = WALCheckpointer(
                 handle: opened.handle, path: url.path, pageSize: opened.pageSize, options: options, logger: logger)
+            self.notifier = CommitNotifier(queue: DispatchQueue(label: "coffer.database.notifications"))
+            self.openedSnapshot = opened.snapshot
             self.state = Locked(
                 DatabaseState(
                     snapshot: opened.snapshot, previouslyRegisteredExtensionNames: opened.extensionNames))
@@ -106,6 +112,7 @@ public final class Database: Sendable {
     deinit {
         DatabasePathRegistry.beginRelease(canonicalPath)
         state.withLock { $0.finishChangeStreams() }
+        persistSnapshot()
         checkpointer.close()
         drainHandlePool()
         DatabasePathRegistry.release(canonicalPath)

@@ -29,8 +29,8 @@ public final class ReadWriteTransaction: ReadTransaction {
         completions.append((queue, block))
     }
 
-    func runCompletions(on defaultQueue: DispatchQueue) {
-        for (queue, block) in completions { (queue ?? defaultQueue).async(execute: block) }
+    func runCompletions(in database: Database) {
+        for (queue, block) in completions { database.deliverCompletion(on: queue, block) }
         completions = []
     }
 

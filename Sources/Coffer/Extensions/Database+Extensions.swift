@@ -56,7 +56,7 @@ extension Database {
             } catch {
                 failure = error
             }
-            if let completion { (completionQueue ?? notificationQueue).async { completion(failure) } }
+            if let completion { deliverCompletion(on: completionQueue) { completion(failure) } }
         }
     }
 
@@ -82,7 +82,7 @@ extension Database {
             } catch {
                 failure = error
             }
-            if let completion { (completionQueue ?? notificationQueue).async { completion(failure) } }
+            if let completion { deliverCompletion(on: completionQueue) { completion(failure) } }
         }
     }
 
@@ -90,7 +90,7 @@ extension Database {
     public func flushExtensionRequests(
         completionQueue: DispatchQueue? = nil, completion: @escaping @Sendable () -> Void
     ) {
-        extensionQueue.async { [self] in (completionQueue ?? notificationQueue).async(execute: completion) }
+        extensionQueue.async { [self] in deliverCompletion(on: completionQueue, completion) }
     }
 
     /// The extension registered under `name`, if any.

@@ -58,7 +58,7 @@ extension Connection {
             } catch {
                 failure = error
             }
-            if let completion { (completionQueue ?? database.notificationQueue).async { completion(failure) } }
+            if let completion { database.deliverCompletion(on: completionQueue) { completion(failure) } }
         }
         return progress
     }

@@ -196,7 +196,9 @@ import Testing
         try files.wal.write(to: URL(fileURLWithPath: copy.path + "-wal"))
         try files.shm.write(to: URL(fileURLWithPath: copy.path + "-shm"))
         let db = try Database(url: copy, options: options)
-        #expect(db.snapshot == 2)
+        // Commits do not write the snapshot number; closing the database does. This file was never
+        // closed, so the numbers go on from the last clean close (here: none).
+        #expect(db.snapshot == 0)
         let values = try db.newConnection().read { tx in
             [
                 try tx.object(forKey: "a", inCollection: nil, as: String.self),

@@ -156,6 +156,27 @@ import Testing
         #expect(recorder.changesets.map(\.connectionID) == (0..<15).map { connections[$0 % 3].id })
     }
 
+    /// A burst of commits is posted in batches: every commit still arrives, once, in order, and a
+    /// completion queued in the middle of the burst runs after the notifications before it.
+    @Test func burstOfCommitsIsPostedCompletelyAndInOrder() throws {
+        let test = try TestDatabase()
+        let writer = try test.connection()
+        let recorder = NotificationRecorder(test.database)
+        let seenByCompletion = Locked<[UInt64]?>(nil)
+        for round in 0..<300 {
+            try writer.readWrite { tx in
+                try tx.setObject(round, forKey: "k\(round % 7)", inCollection: nil)
+                if round == 150 {
+                    tx.addCompletion { seenByCompletion.withLock { $0 = recorder.changesets.map(\.snapshot) } }
+                }
+            }
+        }
+        #expect(recorder.wait(forCount: 300))
+        #expect(recorder.changesets.map(\.snapshot) == Array(1...300))
+        #expect(TestSupport.wait(timeout: .seconds(5)) { seenByCompletion.value != nil })
+        #expect(seenByCompletion.value.map { Array($0.prefix(151)) } == Array(1...151))
+    }
+
     @Test func changesSequenceYieldsEveryCommitInOrder() async throws {
         let test = try TestDatabase()
         let writer = try test.connection()

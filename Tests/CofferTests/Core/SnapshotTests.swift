@@ -204,6 +204,62 @@ import Testing
         #expect(test.database.snapshot == 41)
     }
 
+    /// A read transaction's snapshot number is the commit SQLite shows it, even when it begins
+    /// while the writer commits: readers without caches (every value from the file) and a
+    /// long-lived reader check `value == snapshot` against a writer committing hundreds of times.
+    @Test func readersPinTheSnapshotTheyReport() throws {
+        let test = try TestDatabase()
+        var uncached = ConnectionConfig()
+        uncached.objectCacheEnabled = false
+        uncached.metadataCacheEnabled = false
+        let writer = try test.connection()
+        let readers = try (0..<2).map { _ in try test.database.newConnection(config: uncached) }
+        let longLived = try test.database.newConnection(config: uncached)
+        try writer.readWrite { tx in try tx.setObject(1, forKey: "n", inCollection: nil) }
+        let problems = Locked<[String]>([])
+        let stop = Locked(false)
+        let group = DispatchGroup()
+        for reader in readers {
+            DispatchQueue.global().async(group: group) {
+                while !stop.value {
+                    do {
+                        try reader.read { tx in
+                            let value = try tx.object(forKey: "n", inCollection: nil, as: Int.self)
+                            if value.map(UInt64.init) != tx.snapshot {
+                                problems.append("value \(String(describing: value)) at snapshot \(tx.snapshot)")
+                            }
+                        }
+                    } catch {
+                        problems.append("\(error)")
+                    }
+                }
+            }
+        }
+        DispatchQueue.global().async(group: group) {
+            while !stop.value {
+                do {
+                    _ = try longLived.beginLongLivedReadTransaction()
+                    try longLived.read { tx in
+                        let value = try tx.object(forKey: "n", inCollection: nil, as: Int.self)
+                        if value.map(UInt64.init) != tx.snapshot {
+                            problems.append("long-lived: value \(String(describing: value)) at snapshot \(tx.snapshot)")
+                        }
+                    }
+                } catch {
+                    problems.append("\(error)")
+                }
+            }
+            _ = try? longLived.endLongLivedReadTransaction()
+        }
+        for value in 2...400 {
+            try writer.readWrite { tx in try tx.setObject(value, forKey: "n", inCollection: nil) }
+        }
+        stop.withLock { $0 = true }
+        #expect(TestSupport.wait(group, timeout: .seconds(60)))
+        #expect(problems.value.isEmpty, "\(problems.value.prefix(5))")
+        #expect(test.database.snapshot == 400)
+    }
+
     @Test func writeIsInvisibleToOthersUntilCommit() throws {
         let test = try TestDatabase()
         let writer = try test.connection()
