@@ -62,7 +62,8 @@ public final class Database: Sendable {
     /// Posted after every commit that changed something; `userInfo["changeset"]` is a ``Changeset`` and `object` is
     /// the database.
     ///
-    /// Posted asynchronously, in commit order, on a database-owned queue.
+    /// Posted asynchronously, in commit order, on a database-owned queue; the commits of a burst
+    /// are posted together, at most about a millisecond after they commit.
     public static let modifiedNotification = Notification.Name("CofferDatabaseModified")
     /// The `userInfo` key of the ``Changeset`` in ``modifiedNotification``.
     public static let changesetKey = "changeset"
@@ -144,6 +145,9 @@ public final class Database: Sendable {
 
     /// The most recent committed snapshot: it grows by one with every read-write transaction
     /// that changed something.
+    ///
+    /// Saved in the file when the database closes (not by each commit), and the next open goes
+    /// on from the saved number.
     public var snapshot: UInt64 { state.withLock { $0.snapshot } }
 
     /// The cache settings new connections start with.

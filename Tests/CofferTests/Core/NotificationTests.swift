@@ -139,7 +139,7 @@ import Testing
         // Notifications are posted in commit order on one queue: nothing came before the real one.
         #expect(recorder.changesets.map(\.snapshot) == [1])
         #expect(recorder.count == 1)
-        // And the persisted snapshot agrees after a reopen.
+        // And the next read transaction starts at that snapshot.
         try writer.read { tx throws in #expect(tx.snapshot == 1) }
     }
 
