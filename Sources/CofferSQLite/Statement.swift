@@ -66,6 +66,45 @@ package final class Statement {
         try connection.check(sqlite3_bind_null(handle, index), sql: sql)
     }
 
+    /// Runs `body` with `value` bound to parameter `index` in place, without SQLite's copy, then
+    /// binds NULL there, so the statement never keeps a pointer to memory that is gone.
+    ///
+    /// For the per-row write path: copying each parameter (an allocation, a copy and a free)
+    /// cost a bulk insert about a tenth of its time.
+    package func withLent(_ value: String, at index: Int32, _ body: () throws -> Void) throws {
+        try value.withCString { pointer in
+            // nil is SQLITE_STATIC: SQLite uses the bytes where they are until they are unbound.
+            let rc = sqlite3_bind_text(handle, index, pointer, Int32(clamping: value.utf8.count), nil)
+            try connection.check(rc, sql: sql)
+            defer { unbind(at: index) }
+            try body()
+        }
+    }
+
+    /// Runs `body` with `value` bound to parameter `index` in place (NULL when nil), like the
+    /// `String` variant.
+    package func withLent(_ value: Data?, at index: Int32, _ body: () throws -> Void) throws {
+        guard let value else {
+            try bindNull(at: index)
+            try body()
+            return
+        }
+        return try value.withUnsafeBytes { raw in
+            let rc = sqlite3_bind_blob(
+                handle, index, raw.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(clamping: raw.count), nil)
+            try connection.check(rc, sql: sql)
+            defer { unbind(at: index) }
+            try body()
+        }
+    }
+
+    /// Binds NULL where a lent value was, resetting the statement first if `body` left it
+    /// stepping (SQLite refuses to bind then, and the pointer would stay).
+    private func unbind(at index: Int32) {
+        if sqlite3_stmt_busy(handle) != 0 { sqlite3_reset(handle) }
+        sqlite3_bind_null(handle, index)
+    }
+
     /// Binds any supported Swift value (Int/Int64/Double/Bool/String/Data/Date/nil).
     package func bind(value: SQLiteValue, at index: Int32) throws {
         switch value {

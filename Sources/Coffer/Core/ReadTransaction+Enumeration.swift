@@ -24,7 +24,7 @@ extension ReadTransaction {
         inCollection collection: String?, _ body: (_ key: String, _ stop: inout Bool) throws -> Void
     ) throws {
         try forEachRow(SQL.enumerateKeysInCollection, binding: collection ?? "") { stmt, stop in
-            try body(stmt.text(1), &stop)
+            try body(stmt.text(0), &stop)
         }
     }
 
@@ -32,7 +32,7 @@ extension ReadTransaction {
     public func enumerateKeysInAllCollections(
         _ body: (_ collection: String, _ key: String, _ stop: inout Bool) throws -> Void
     ) throws {
-        try forEachRow(SQL.enumerateKeysInAll) { stmt, stop in try body(stmt.text(1), stmt.text(2), &stop) }
+        try forEachRow(SQL.enumerateKeysInAll) { stmt, stop in try body(stmt.text(0), stmt.text(1), &stop) }
     }
 
     /// Calls `body` with each key and object of `collection` that passes `filter`.
@@ -42,10 +42,10 @@ extension ReadTransaction {
     ) throws {
         let collection = collection ?? ""
         try forEachRow(SQL.enumerateObjectsInCollection, binding: collection) { stmt, stop in
-            let key = stmt.text(1)
+            let key = stmt.text(0)
             if let filter, !filter(key) { return }
             let ck = CollectionKey(collection: collection, key: key)
-            try body(key, try cachedObject(ck, stmt, column: 2), &stop)
+            try body(key, try cachedObject(ck, stmt, column: 1), &stop)
         }
     }
 
@@ -66,10 +66,10 @@ extension ReadTransaction {
         let chain = configs.config(for: collection).objectChain
         let direct = chain.decodesDirectly(as: T.self)
         try forEachRow(SQL.enumerateObjectsInCollection, binding: collection) { stmt, stop in
-            let key = stmt.text(1)
+            let key = stmt.text(0)
             if let filter, !filter(key) { return }
             let ck = CollectionKey(collection: collection, key: key)
-            let data = stmt.data(2) ?? Data()
+            let data = stmt.data(1) ?? Data()
             if direct {
                 try body(key, try decodeDirectly(data, as: T.self, chain: chain, ck), &stop)
             } else {
@@ -84,9 +84,9 @@ extension ReadTransaction {
         _ body: (_ collection: String, _ key: String, _ object: any Sendable, _ stop: inout Bool) throws -> Void
     ) throws {
         try forEachRow(SQL.enumerateObjectsInAll) { stmt, stop in
-            let ck = CollectionKey(collection: stmt.text(1), key: stmt.text(2))
+            let ck = CollectionKey(collection: stmt.text(0), key: stmt.text(1))
             if let filter, !filter(ck.collection, ck.key) { return }
-            try body(ck.collection, ck.key, try cachedObject(ck, stmt, column: 3), &stop)
+            try body(ck.collection, ck.key, try cachedObject(ck, stmt, column: 2), &stop)
         }
     }
 
@@ -97,9 +97,9 @@ extension ReadTransaction {
     ) throws {
         let collection = collection ?? ""
         try forEachRow(SQL.enumerateMetadataInCollection, binding: collection) { stmt, stop in
-            let key = stmt.text(1)
+            let key = stmt.text(0)
             if let filter, !filter(key) { return }
-            try body(key, try cachedMetadata(CollectionKey(collection: collection, key: key), stmt, column: 2), &stop)
+            try body(key, try cachedMetadata(CollectionKey(collection: collection, key: key), stmt, column: 1), &stop)
         }
     }
 
@@ -109,9 +109,9 @@ extension ReadTransaction {
         _ body: (_ collection: String, _ key: String, _ metadata: (any Sendable)?, _ stop: inout Bool) throws -> Void
     ) throws {
         try forEachRow(SQL.enumerateMetadataInAll) { stmt, stop in
-            let ck = CollectionKey(collection: stmt.text(1), key: stmt.text(2))
+            let ck = CollectionKey(collection: stmt.text(0), key: stmt.text(1))
             if let filter, !filter(ck.collection, ck.key) { return }
-            try body(ck.collection, ck.key, try cachedMetadata(ck, stmt, column: 3), &stop)
+            try body(ck.collection, ck.key, try cachedMetadata(ck, stmt, column: 2), &stop)
         }
     }
 

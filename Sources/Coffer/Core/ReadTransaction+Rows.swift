@@ -29,12 +29,18 @@ extension ReadTransaction {
     func fetchColumn(_ sql: StaticString, _ ck: CollectionKey, found: inout Bool) throws -> Data? {
         try mapSQLite(collection: ck.collection, key: ck.key) {
             let stmt = try core.sqlite.cachedStatement(sql)
-            defer { stmt.reset() }
-            try stmt.bind(ck.collection, at: 1)
-            try stmt.bind(ck.key, at: 2)
-            guard try stmt.step() else { return nil }
-            found = true
-            return stmt.data(1)
+            var data: Data?
+            var isFound = false
+            try stmt.withLent(ck.collection, at: 1) {
+                try stmt.withLent(ck.key, at: 2) {
+                    defer { stmt.reset() }
+                    guard try stmt.step() else { return }
+                    isFound = true
+                    data = stmt.data(1)
+                }
+            }
+            found = isFound
+            return data
         }
     }
 

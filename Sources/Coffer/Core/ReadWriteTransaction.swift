@@ -239,21 +239,21 @@ public final class ReadWriteTransaction: ReadTransaction {
     /// Rewrites the row `ck`; returns whether it existed.
     private func updateRow(_ ck: CollectionKey, data: Data, metadata: Data?) throws -> Bool {
         let stmt = try core.sqlite.cachedStatement(SQL.updateAllByKey)
-        try stmt.bind(data, at: 1)
-        try stmt.bind(metadata, at: 2)
-        try stmt.bind(ck.collection, at: 3)
-        try stmt.bind(ck.key, at: 4)
-        try stmt.run()
+        try stmt.withLent(data, at: 1) {
+            try stmt.withLent(metadata, at: 2) {
+                try stmt.withLent(ck.collection, at: 3) { try stmt.withLent(ck.key, at: 4) { try stmt.run() } }
+            }
+        }
         return core.sqlite.changes > 0
     }
 
     private func insertRow(_ ck: CollectionKey, data: Data, metadata: Data?) throws {
         let stmt = try core.sqlite.cachedStatement(SQL.insert)
-        try stmt.bind(ck.collection, at: 1)
-        try stmt.bind(ck.key, at: 2)
-        try stmt.bind(data, at: 3)
-        try stmt.bind(metadata, at: 4)
-        try stmt.run()
+        try stmt.withLent(ck.collection, at: 1) {
+            try stmt.withLent(ck.key, at: 2) {
+                try stmt.withLent(data, at: 3) { try stmt.withLent(metadata, at: 4) { try stmt.run() } }
+            }
+        }
     }
 
     /// Calls `body` for each extension in registration order.

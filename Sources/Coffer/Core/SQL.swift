@@ -50,21 +50,20 @@ enum SQL {
     static let deleteCollection: StaticString = #"DELETE FROM "database2" WHERE "collection" = ?"#
     static let deleteAll: StaticString = #"DELETE FROM "database2""#
 
-    static let enumerateKeysInCollection: StaticString =
-        #"SELECT "rowid", "key" FROM "database2" WHERE "collection" = ?"#
-    static let enumerateKeysInAll: StaticString = #"SELECT "rowid", "collection", "key" FROM "database2""#
+    // The enumerations select only what they hand out: reading a column SQLite does not need
+    // costs a VDBE step per row.
+    static let enumerateKeysInCollection: StaticString = #"SELECT "key" FROM "database2" WHERE "collection" = ?"#
+    static let enumerateKeysInAll: StaticString = #"SELECT "collection", "key" FROM "database2""#
     static let enumerateObjectsInCollection: StaticString =
-        #"SELECT "rowid", "key", "data" FROM "database2" WHERE "collection" = ?"#
-    static let enumerateObjectsInAll: StaticString = #"SELECT "rowid", "collection", "key", "data" FROM "database2""#
+        #"SELECT "key", "data" FROM "database2" WHERE "collection" = ?"#
+    static let enumerateObjectsInAll: StaticString = #"SELECT "collection", "key", "data" FROM "database2""#
     static let enumerateMetadataInCollection: StaticString =
-        #"SELECT "rowid", "key", "metadata" FROM "database2" WHERE "collection" = ?"#
-    static let enumerateMetadataInAll: StaticString =
-        #"SELECT "rowid", "collection", "key", "metadata" FROM "database2""#
+        #"SELECT "key", "metadata" FROM "database2" WHERE "collection" = ?"#
+    static let enumerateMetadataInAll: StaticString = #"SELECT "collection", "key", "metadata" FROM "database2""#
     static let enumerateRowsInCollection: StaticString =
         #"SELECT "rowid", "key", "data", "metadata" FROM "database2" WHERE "collection" = ?"#
     static let enumerateRowsInAll: StaticString =
         #"SELECT "rowid", "collection", "key", "data", "metadata" FROM "database2""#
-    static let rowidsInCollection: StaticString = #"SELECT "rowid", "key" FROM "database2" WHERE "collection" = ?"#
 
     static let snapshotExtension = ""
     static let snapshotKey = "snapshot"

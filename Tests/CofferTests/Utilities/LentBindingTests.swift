@@ -1,0 +1,63 @@
+import CofferSQLite
+import CofferTestSupport
+import Foundation
+import Testing
+
+/// `Statement.withLent`: values bound in place for one step are stored exactly and never stay
+/// bound after the scope (a dangling pointer must not reach a later step).
+struct LentBindingTests {
+    private func makeTable(_ dir: TemporaryDirectory) throws -> SQLiteConnection {
+        let connection = try SQLiteConnection(path: dir.file("lent.sqlite").path)
+        try connection.execute("CREATE TABLE t (a TEXT, b BLOB)")
+        return connection
+    }
+
+    @Test func lentValuesAreStoredExactly() throws {
+        let dir = TemporaryDirectory()
+        let connection = try makeTable(dir)
+        let insert = try connection.cachedStatement("INSERT INTO t (a, b) VALUES (?, ?)")
+        let cases: [(String, Data?)] = [
+            ("small", Data([1, 2, 3])),
+            ("a\0b, with an embedded NUL and more than fifteen bytes", Data(repeating: 7, count: 5000)),
+            ("", Data()),
+            ("é ∑ 😀", nil),
+        ]
+        for (text, blob) in cases {
+            try insert.withLent(text, at: 1) { try insert.withLent(blob, at: 2) { try insert.run() } }
+        }
+        let select = try connection.cachedStatement("SELECT a, b FROM t ORDER BY rowid")
+        defer { select.reset() }
+        var read: [(String, Data?)] = []
+        while try select.step() { read.append((select.text(0), select.isNull(1) ? nil : select.data(1))) }
+        #expect(read.map(\.0) == cases.map(\.0))
+        #expect(read.map(\.1) == cases.map(\.1))
+    }
+
+    @Test func lentValuesAreUnboundAfterTheScope() throws {
+        let dir = TemporaryDirectory()
+        let connection = try makeTable(dir)
+        let insert = try connection.cachedStatement("INSERT INTO t (a, b) VALUES (?, ?)")
+        try insert.withLent("kept only for one step", at: 1) {
+            try insert.withLent(Data([9, 9]), at: 2) { try insert.run() }
+        }
+        // A body that leaves the statement stepping still gets its values unbound.
+        let probe = try connection.cachedStatement("SELECT ? IS NULL")
+        struct Stop: Error {}
+        #expect(throws: Stop.self) {
+            try probe.withLent("left behind", at: 1) {
+                _ = try probe.step()
+                throw Stop()
+            }
+        }
+        #expect(!probe.isBusy)
+        #expect(try probe.step())
+        #expect(probe.int64(0) == 1)
+        probe.reset()
+        // Stepping again without binding inserts NULLs, not whatever the old pointers now hold.
+        try insert.run()
+        let select = try connection.cachedStatement("SELECT count(*) FROM t WHERE a IS NULL AND b IS NULL")
+        defer { select.reset() }
+        #expect(try select.step())
+        #expect(select.int64(0) == 1)
+    }
+}
