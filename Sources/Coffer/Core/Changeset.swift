@@ -119,6 +119,20 @@ struct RowChange {
         set { metadataTag = store(newValue, in: .metadata) }
     }
 
+    init() {}
+
+    /// A whole-row write: both values replaced, `inserted` when the row is new. Builds the tags
+    /// straight from the two updates (the per-row path of a bulk write).
+    init(object: CacheUpdate, metadata: CacheUpdate, inserted: Bool) {
+        objectTag = Self.tag(of: object)
+        metadataTag = Self.tag(of: metadata)
+        self.inserted = inserted
+        if objectTag == .boxed || metadataTag == .boxed {
+            box = RowChangeBox(
+                object: objectTag == .boxed ? object : nil, metadata: metadataTag == .boxed ? metadata : nil)
+        }
+    }
+
     /// Takes a later whole-row write: its two updates replace these; `inserted` stays true once set.
     mutating func overwrite(with later: RowChange) {
         let inserted = self.inserted || later.inserted
@@ -142,11 +156,15 @@ struct RowChange {
     }
 
     private static func tag(of update: CacheUpdate?) -> Tag {
+        guard let update else { return .none }
+        return tag(of: update)
+    }
+
+    private static func tag(of update: CacheUpdate) -> Tag {
         switch update {
-        case nil: .none
-        case .evict?: .evict
-        case .touch?: .touch
-        case .set?, .copy?: .boxed
+        case .evict: .evict
+        case .touch: .touch
+        case .set, .copy: .boxed
         }
     }
 
@@ -235,11 +253,7 @@ struct PendingChanges {
 
     /// Records a whole-row write: both values replaced, `inserted` when the row is new.
     mutating func recordWrite(_ ck: CollectionKey, object: CacheUpdate, metadata: CacheUpdate, inserted: Bool) {
-        var change = RowChange()
-        change.object = object
-        change.metadata = metadata
-        change.inserted = inserted
-        pendingWrites.append((ck, change))
+        pendingWrites.append((ck, RowChange(object: object, metadata: metadata, inserted: inserted)))
     }
 
     /// Changes the record of one row in place (replacing one value, touching).

@@ -24,7 +24,9 @@ final class ConnectionCore: @unchecked Sendable {
     /// Changesets taken in while ending a long-lived read implicitly; the next begin returns them.
     var stashedChangesets: [Changeset] = []
     /// Bumped by every write that changes rows, so enumerations detect mutation.
-    var mutationCount = 0
+    // Unchecked like `ReadWriteTransaction.changes`: touched once per written row, on the
+    // connection's queue only.
+    @exclusivity(unchecked) var mutationCount = 0
     /// Whether the last upsert found its row: the next one then tries UPDATE before INSERT, so bulk
     /// inserts and rewrites of existing rows each pay for one statement per row.
     var lastUpsertUpdated = false
