@@ -122,6 +122,7 @@ public class ReadTransaction {
             try checkActive()
             guard let data = try fetchColumn(SQL.dataForKey, ck) else { return nil }
             let chain = configs.config(for: ck.collection).objectChain
+            if chain.storesAsIs(T.self) { return unsafeBitCast(data, to: T.self) }
             if chain.decodesDirectly(as: T.self) { return try decodeDirectly(data, as: T.self, chain: chain, ck) }
             return try castDecoding(try decodeObject(data, ck), to: T.self, ck)
         }

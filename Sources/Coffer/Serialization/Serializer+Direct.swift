@@ -48,6 +48,15 @@ extension Serializer {
 }
 
 extension SerializerChain {
+    /// Whether the stored bytes already are the `T` a read asks for (`Data` through the identity
+    /// codec, no stages): a reader then hands them out untouched, skipping the decoding layers.
+    func storesAsIs<T>(_ type: T.Type) -> Bool {
+        guard configurationError == nil, stages.isEmpty, T.self == Data.self, case .identity? = codec.direct else {
+            return false
+        }
+        return true
+    }
+
     /// Whether ``deserializeDirectly(_:as:collection:key:)`` can produce a `T`.
     func decodesDirectly<T>(as type: T.Type) -> Bool {
         configurationError == nil && codec.decodesDirectly(as: T.self)

@@ -23,6 +23,8 @@ import Testing
         let db = try Database(url: dir.file("db.sqlite"), options: TestSupport.rawKeyOptions(TestSupport.randomKey()))
         let keyring = try Keyring(key: SymmetricKey(size: .bits256), id: 1)
         db.registerSerializer(SerializerChain(codec: .data), forCollection: "raw")
+        // Data through stages: a typed read must undo them, not hand out the stored bytes.
+        db.registerSerializer(SerializerChain(codec: .data, stages: [.zlib(threshold: 0)]), forCollection: "packed")
         db.registerCodable(Note.self, forCollection: "notes")
         db.registerCodable(Note.self, forCollection: "sealed", stages: [.zlib(threshold: 8), .aesGCM(keyring)])
         return db
@@ -42,6 +44,7 @@ import Testing
         try writer.readWrite { tx in
             for (index, note) in notes.enumerated() {
                 try tx.setObject(Data(note.title.utf8), forKey: "k\(index)", inCollection: "raw")
+                try tx.setObject(Data(note.body.utf8), forKey: "k\(index)", inCollection: "packed")
                 try tx.setObject(note, forKey: "k\(index)", inCollection: "notes")
                 try tx.setObject(note, forKey: "k\(index)", inCollection: "sealed")
             }
@@ -51,6 +54,7 @@ import Testing
         try reader.read { tx in
             for (index, note) in notes.enumerated() {
                 #expect(try tx.object(forKey: "k\(index)", inCollection: "raw", as: Data.self) == Data(note.title.utf8))
+                #expect(try tx.object(forKey: "k\(index)", inCollection: "packed", as: Data.self) == Data(note.body.utf8))
                 #expect(try tx.object(forKey: "k\(index)", inCollection: "notes", as: Note.self) == note)
                 #expect(try tx.object(forKey: "k\(index)", inCollection: "sealed", as: Note.self) == note)
             }
@@ -67,6 +71,10 @@ import Testing
                 raw += 1
             }
             #expect(raw == notes.count - 1)
+            var packed: [String: Data] = [:]
+            try tx.enumerateKeysAndObjects(inCollection: "packed", as: Data.self) { key, data, _ in packed[key] = data }
+            #expect(packed.count == notes.count)
+            for (index, note) in notes.enumerated() { #expect(packed["k\(index)"] == Data(note.body.utf8)) }
         }
     }
 
