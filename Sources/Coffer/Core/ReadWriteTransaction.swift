@@ -68,25 +68,49 @@ public final class ReadWriteTransaction: ReadTransaction {
     ) throws {
         try checkWritable()
         let ck = CollectionKey(collection: collection ?? "", key: key)
-        guard var object else {
+        guard let object else {
             try removeObject(forKey: key, inCollection: collection)
             return
         }
         let config = configs.config(for: ck.collection)
+        guard config.objectPreSanitizer != nil || (metadata != nil && config.metadataPreSanitizer != nil) else {
+            try write(object, metadata: metadata, ck, config, serializedObject, serializedMetadata)
+            return
+        }
+        var sanitizedObject = object
         if let sanitize = config.objectPreSanitizer {
             guard let sanitized = sanitize(ck.collection, ck.key, object) else {
                 try removeObject(forKey: key, inCollection: collection)
                 return
             }
-            object = sanitized
+            sanitizedObject = sanitized
         }
-        var metadata = metadata
+        var sanitizedMetadata = metadata
         if let value = metadata, let sanitize = config.metadataPreSanitizer {
-            metadata = sanitize(ck.collection, ck.key, value)
+            sanitizedMetadata = sanitize(ck.collection, ck.key, value)
         }
-        let data = try serializedObject ?? encode(object, with: config.objectChain, ck, what: "object")
-        let metadataData = try metadata.map {
-            try serializedMetadata ?? encode($0, with: config.metadataChain, ck, what: "metadata")
+        try write(sanitizedObject, metadata: sanitizedMetadata, ck, config, serializedObject, serializedMetadata)
+    }
+
+    /// Stores a sanitized row. Takes its values borrowed and copies them only where they are kept
+    /// (caches, the share policy's changeset): a bulk write used to copy each existential a dozen times.
+    private func write(
+        _ object: borrowing any Sendable, metadata: borrowing (any Sendable)?, _ ck: CollectionKey,
+        _ config: ResolvedConfig, _ serializedObject: Data?, _ serializedMetadata: Data?
+    ) throws {
+        let data: Data
+        if let serializedObject {
+            data = serializedObject
+        } else {
+            data = try encode(copy object, with: config.objectChain, ck, what: "object")
+        }
+        let metadataData: Data?
+        if let serializedMetadata {
+            metadataData = serializedMetadata
+        } else if let value = copy metadata {
+            metadataData = try encode(value, with: config.metadataChain, ck, what: "metadata")
+        } else {
+            metadataData = nil
         }
         let hooks = hookReceivers
         let inserted: Bool
@@ -97,7 +121,8 @@ public final class ReadWriteTransaction: ReadTransaction {
             // Extensions need to know before the write whether it inserts or updates.
             let existing = try existingRowid(ck)
             let hookRow = ExtensionRow(
-                collectionKey: ck, rowid: existing ?? 0, object: LazyValue(object), metadata: LazyValue(metadata))
+                collectionKey: ck, rowid: existing ?? 0, object: LazyValue(copy object),
+                metadata: LazyValue(copy metadata))
             row = hookRow
             try runHooks(hooks) { hook in try existing == nil ? hook.willInsert(hookRow) : hook.willUpdate(hookRow) }
             inserted = try mapSQLite(collection: ck.collection, key: ck.key) { () throws -> Bool in
@@ -124,13 +149,18 @@ public final class ReadWriteTransaction: ReadTransaction {
         }
         core.mutationCount &+= 1
         changes.hasDiskChanges = true
-        if core.config.objectCacheEnabled { core.objectCache.setValue(object, forKey: ck) }
-        if core.config.metadataCacheEnabled { core.metadataCache.setValue(metadata, forKey: ck) }
-        let objectUpdate = CacheUpdate.forWrite(object, policy: config.objectPolicy)
-        let metadataUpdate = CacheUpdate.forWrite(metadata, policy: config.metadataPolicy)
+        if core.config.objectCacheEnabled { core.objectCache.setValue(copy object, forKey: ck) }
+        if core.config.metadataCacheEnabled { core.metadataCache.setValue(copy metadata, forKey: ck) }
+        let objectUpdate =
+            config.objectPolicy == .containment ? .evict : CacheUpdate.forWrite(copy object, policy: config.objectPolicy)
+        let metadataUpdate =
+            config.metadataPolicy == .containment
+            ? .evict : CacheUpdate.forWrite(copy metadata, policy: config.metadataPolicy)
         changes.recordWrite(ck, object: objectUpdate, metadata: metadataUpdate, inserted: inserted)
-        config.objectPostSanitizer?(ck.collection, ck.key, object)
-        if let metadata { config.metadataPostSanitizer?(ck.collection, ck.key, metadata) }
+        if let postSanitize = config.objectPostSanitizer { postSanitize(ck.collection, ck.key, copy object) }
+        if let postSanitize = config.metadataPostSanitizer, let value = copy metadata {
+            postSanitize(ck.collection, ck.key, value)
+        }
     }
 
     // MARK: Replace
