@@ -1,10 +1,20 @@
 /// The per-row changes of one committed transaction, shared by every copy of its ``Changeset``.
 ///
-/// The public key sets are derived on first use: a bulk write of 100,000 rows then pays for one
-/// dictionary while it runs, and nobody pays for three more sets unless they ask.
+/// Built lazily: a bulk write hands over its rows as it recorded them (a dictionary plus a list of
+/// whole-row writes in order), and they are folded into one dictionary the first time someone
+/// asks — a sibling catching up, a change query — on that caller's thread, not inside the commit.
+/// The public key sets are derived on first use too, so a 100,000-row write nobody looks at pays
+/// for neither.
 final class ChangedRows: Sendable {
-    let changes: [CollectionKey: RowChange]
+    private let state: Locked<State>
     private let derived = Locked(DerivedSets())
+    /// Whether no row changed (known without folding).
+    let isEmpty: Bool
+
+    private struct State {
+        var folded: [CollectionKey: RowChange]
+        var writes: [(key: CollectionKey, change: RowChange)]
+    }
 
     private struct DerivedSets {
         var objectKeys: Set<CollectionKey>?
@@ -12,8 +22,20 @@ final class ChangedRows: Sendable {
         var insertedKeys: Set<CollectionKey>?
     }
 
-    init(_ changes: [CollectionKey: RowChange]) {
-        self.changes = changes
+    init(folded: [CollectionKey: RowChange], writes: [(key: CollectionKey, change: RowChange)]) {
+        isEmpty = folded.isEmpty && writes.isEmpty
+        state = Locked(State(folded: folded, writes: writes))
+    }
+
+    /// Every changed row and its change.
+    var changes: [CollectionKey: RowChange] {
+        state.withLock { state in
+            if !state.writes.isEmpty {
+                PendingChanges.fold(state.writes, into: &state.folded)
+                state.writes = []
+            }
+            return state.folded
+        }
     }
 
     var objectKeys: Set<CollectionKey> {
@@ -32,6 +54,7 @@ final class ChangedRows: Sendable {
         _ slot: WritableKeyPath<DerivedSets, Set<CollectionKey>?>, where included: (RowChange) -> Bool
     ) -> Set<CollectionKey> {
         if let cached = derived.withLock({ $0[keyPath: slot] }) { return cached }
+        let changes = changes
         var keys = Set<CollectionKey>(minimumCapacity: changes.count)
         for (ck, change) in changes where included(change) { keys.insert(ck) }
         derived.withLock { $0[keyPath: slot] = keys }

@@ -42,7 +42,7 @@ public struct Changeset: Sendable {
         self.snapshot = snapshot
         self.connectionID = connectionID
         self.connectionName = connectionName
-        self.rows = ChangedRows(changes.rows)
+        self.rows = changes.changedRows
         self.removedKeys = changes.removedKeys
         self.removedCollections = changes.removedCollections
         self.allKeysRemoved = changes.allKeysRemoved
@@ -57,7 +57,7 @@ public struct Changeset: Sendable {
     func changesMetadata(_ ck: CollectionKey) -> Bool { rows.changes[ck]?.changesMetadata == true }
 
     var isEmpty: Bool {
-        rows.changes.isEmpty && removedKeys.isEmpty && removedCollections.isEmpty
+        rows.isEmpty && removedKeys.isEmpty && removedCollections.isEmpty
             && !allKeysRemoved && customObject == nil && extensionChanges.isEmpty
     }
 }
@@ -244,12 +244,8 @@ struct PendingChanges {
             && !allKeysRemoved
     }
 
-    /// Every changed row, the pending writes included.
-    var rows: [CollectionKey: RowChange] {
-        var rows = folded
-        Self.fold(pendingWrites, into: &rows)
-        return rows
-    }
+    /// The changed rows for a changeset, folded when first read.
+    var changedRows: ChangedRows { ChangedRows(folded: folded, writes: pendingWrites) }
 
     /// Records a whole-row write: both values replaced, `inserted` when the row is new.
     mutating func recordWrite(_ ck: CollectionKey, object: CacheUpdate, metadata: CacheUpdate, inserted: Bool) {
@@ -280,7 +276,7 @@ struct PendingChanges {
     }
 
     /// Applies `writes` in order: a later write replaces both values and keeps `inserted`.
-    private static func fold(
+    static func fold(
         _ writes: [(key: CollectionKey, change: RowChange)], into rows: inout [CollectionKey: RowChange]
     ) {
         guard !writes.isEmpty else { return }
