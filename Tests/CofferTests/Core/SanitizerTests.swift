@@ -103,6 +103,28 @@ import Testing
         #expect(codec.decodes.value > 0)
     }
 
+    /// Settings registered after transactions resolved a collection apply from the next transaction:
+    /// resolved configurations are shared between transactions, so a change must start afresh.
+    @Test func registrationBetweenTransactionsAppliesToTheNextOne() throws {
+        let test = try TestDatabase()
+        let db = test.database
+        let writer = try test.connection()
+        try writer.readWrite { tx in try tx.setObject("first", forKey: "a", inCollection: "c") }
+        db.registerObjectPreSanitizer({ _, _, object in "\(object)!" }, forCollection: "c")
+        try writer.readWrite { tx in try tx.setObject("second", forKey: "b", inCollection: "c") }
+        db.registerDefaultPreSanitizer { _, _, object in "\(object)?" }
+        try writer.readWrite { tx in
+            try tx.setObject("third", forKey: "c", inCollection: "c")
+            try tx.setObject("fourth", forKey: "d", inCollection: "other")
+        }
+        try test.connection().read { tx throws in
+            #expect(try tx.object(forKey: "a", inCollection: "c", as: String.self) == "first")
+            #expect(try tx.object(forKey: "b", inCollection: "c", as: String.self) == "second!")
+            #expect(try tx.object(forKey: "c", inCollection: "c", as: String.self) == "third!")
+            #expect(try tx.object(forKey: "d", inCollection: "other", as: String.self) == "fourth?")
+        }
+    }
+
     @Test func metadataSanitizers() throws {
         let test = try TestDatabase()
         let db = test.database
