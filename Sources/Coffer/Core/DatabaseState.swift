@@ -45,8 +45,9 @@ struct DatabaseState {
     }
 
     mutating func prune() {
-        let oldest = connections.values.map(\.snapshot).min() ?? snapshot
-        let floor = min(oldest, snapshot)
+        // A loop, not `map(...).min()`: this runs at every commit, and the array was an allocation.
+        var floor = snapshot
+        for entry in connections.values where entry.snapshot < floor { floor = entry.snapshot }
         if let first = changesets.first, first.snapshot <= floor {
             changesets.removeAll { $0.snapshot <= floor }
         }
