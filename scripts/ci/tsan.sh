@@ -12,7 +12,7 @@ cd "$(dirname "$0")/../.."
 
 suites='CofferReliabilityTests\.Concurrency'
 suites+='|CofferTests\.(ConnectionPoolTests|ConnectionProxyTests|ProxyProcessTests|PreferencesTests'
-suites+='|NotificationTests|AsyncTransactionTests|CacheCoherenceTests|SnapshotTests|LongLivedReadTests'
+suites+='|NotificationTests|AsyncTransactionTests|CacheCoherenceTests|SnapshotTests|SnapshotGateTests|LongLivedReadTests'
 suites+='|HandlePoolTests|MisuseTests|NonceSourceTests|KeyringTests|KeyRotationTests|BackupTests|PartialFileTests)'
 
 export TSAN_OPTIONS="halt_on_error=1${TSAN_OPTIONS:+ $TSAN_OPTIONS}"

@@ -121,8 +121,9 @@ struct RowChange {
 
     init() {}
 
-    /// A whole-row write: both values replaced, `inserted` when the row is new. Builds the tags
-    /// straight from the two updates (the per-row path of a bulk write).
+    /// A whole-row write: both values replaced, `inserted` when the row is new.
+    ///
+    /// Builds the tags straight from the two updates (the per-row path of a bulk write).
     init(object: CacheUpdate, metadata: CacheUpdate, inserted: Bool) {
         objectTag = Self.tag(of: object)
         metadataTag = Self.tag(of: metadata)

@@ -54,8 +54,10 @@ final class CommitNotifier: Sendable {
         (queue ?? self.queue).async(execute: block)
     }
 
-    /// A block that posts every waiting notification. Each such block takes the list when it
-    /// runs, on the serial queue, so however many are queued or timed, commit order holds.
+    /// A block that posts every waiting notification.
+    ///
+    /// Each such block takes the list when it runs, on the serial queue, so however many are
+    /// queued or timed, commit order holds.
     private func postingBlock(from database: Database) -> @Sendable () -> Void {
         // Weak: a queued notification must not keep a closed database (and its file claim) alive.
         { [weak database] in

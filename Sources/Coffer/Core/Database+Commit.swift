@@ -94,7 +94,8 @@ extension Database {
             }
         } catch {
             logger.warning(
-                "Coffer: could not save the snapshot number on close", metadata: ["path": "\(url.path)", "error": "\(error)"])
+                "Coffer: could not save the snapshot number on close",
+                metadata: ["path": "\(url.path)", "error": "\(error)"])
         }
     }
 

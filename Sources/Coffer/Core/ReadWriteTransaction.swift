@@ -92,8 +92,10 @@ public final class ReadWriteTransaction: ReadTransaction {
         try write(sanitizedObject, metadata: sanitizedMetadata, ck, config, serializedObject, serializedMetadata)
     }
 
-    /// Stores a sanitized row. Takes its values borrowed and copies them only where they are kept
-    /// (caches, the share policy's changeset): a bulk write used to copy each existential a dozen times.
+    /// Stores a sanitized row.
+    ///
+    /// Takes its values borrowed and copies them only where they are kept (caches, the share
+    /// policy's changeset): a bulk write used to copy each existential a dozen times.
     private func write(
         _ object: borrowing any Sendable, metadata: borrowing (any Sendable)?, _ ck: CollectionKey,
         _ config: ResolvedConfig, _ serializedObject: Data?, _ serializedMetadata: Data?
@@ -152,7 +154,8 @@ public final class ReadWriteTransaction: ReadTransaction {
         if core.config.objectCacheEnabled { core.objectCache.setValue(copy object, forKey: ck) }
         if core.config.metadataCacheEnabled { core.metadataCache.setValue(copy metadata, forKey: ck) }
         let objectUpdate =
-            config.objectPolicy == .containment ? .evict : CacheUpdate.forWrite(copy object, policy: config.objectPolicy)
+            config.objectPolicy == .containment
+            ? .evict : CacheUpdate.forWrite(copy object, policy: config.objectPolicy)
         let metadataUpdate =
             config.metadataPolicy == .containment
             ? .evict : CacheUpdate.forWrite(copy metadata, policy: config.metadataPolicy)
