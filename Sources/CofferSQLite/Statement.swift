@@ -69,8 +69,8 @@ package final class Statement {
     /// Runs `body` with `value` bound to parameter `index` in place, without SQLite's copy, then
     /// binds NULL there, so the statement never keeps a pointer to memory that is gone.
     ///
-    /// For the per-row write path: copying each parameter (an allocation, a copy and a free)
-    /// cost a bulk insert about a tenth of its time.
+    /// For the per-row paths: SQLite's copy of each parameter (an allocation, a copy and a free)
+    /// cost a bulk insert about 1,000 of its 27,000 instructions per row.
     package func withLent(_ value: String, at index: Int32, _ body: () throws -> Void) throws {
         try value.withCString { pointer in
             // nil is SQLITE_STATIC: SQLite uses the bytes where they are until they are unbound.
@@ -89,7 +89,7 @@ package final class Statement {
             try body()
             return
         }
-        return try value.withUnsafeBytes { raw in
+        try value.withUnsafeBytes { raw in
             let rc = sqlite3_bind_blob(
                 handle, index, raw.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(clamping: raw.count), nil)
             try connection.check(rc, sql: sql)
