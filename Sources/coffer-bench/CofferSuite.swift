@@ -61,7 +61,7 @@ struct CofferSuite: BenchmarkSuite {
         (key: "metadata_cache", value: "off"),
         (key: "w6_object_cache", value: "on,unlimited,after-1-warm-up-pass"),
         (key: "codec", value: "registerCodable(User)=JSONEncoder(.sortedKeys)"),
-        (key: "w8", value: "not-run(Preferences-not-merged)"),
+        (key: "w8", value: "Preferences-vs-UserDefaults(10000-keys,same-process,see-W8-lines)"),
     ]
 
     /// Opens the closed database untimed, hashes its content in key order and closes it again.
