@@ -122,10 +122,8 @@ final class ConnectionCore: @unchecked Sendable {
     func pinReadSnapshot() throws -> UInt64 {
         try database.snapshotGate.pin {
             try mapSQLite {
-                let stmt = try sqlite.cachedStatement(SQL.yapGet)
+                let stmt = try sqlite.cachedStatement(SQL.pinRead)
                 defer { stmt.reset() }
-                try stmt.bind(SQL.snapshotExtension, at: 1)
-                try stmt.bind(SQL.snapshotKey, at: 2)
                 _ = try stmt.step()
             }
             return database.snapshot

@@ -80,16 +80,11 @@ extension Database {
         do {
             try checkpointer.withHandle(openingWith: openCheckpointHandle) { handle in
                 try mapSQLite {
-                    let update = try handle.cachedStatement(SQL.snapshotUpdate)
-                    try update.bind(Int64(bitPattern: snapshot), at: 1)
-                    try update.run()
-                    if handle.changes == 0 {
-                        let insert = try handle.cachedStatement(SQL.yapSet)
-                        try insert.bind(SQL.snapshotExtension, at: 1)
-                        try insert.bind(SQL.snapshotKey, at: 2)
-                        try insert.bind(Int64(bitPattern: snapshot), at: 3)
-                        try insert.run()
-                    }
+                    let stmt = try handle.cachedStatement(SQL.yapSet)
+                    try stmt.bind(SQL.snapshotExtension, at: 1)
+                    try stmt.bind(SQL.snapshotKey, at: 2)
+                    try stmt.bind(Int64(bitPattern: snapshot), at: 3)
+                    try stmt.run()
                 }
             }
         } catch {

@@ -16,8 +16,8 @@ enum SQL {
 
     static let yapGet: StaticString = #"SELECT "data" FROM "yap2" WHERE "extension" = ? AND "key" = ?"#
     static let yapSet: StaticString = #"INSERT OR REPLACE INTO "yap2" ("extension", "key", "data") VALUES (?, ?, ?)"#
-    static let snapshotUpdate: StaticString =
-        #"UPDATE "yap2" SET "data" = ? WHERE "extension" = '' AND "key" = 'snapshot'"#
+    /// A read transaction's first read, which pins SQLite's snapshot (any row would do).
+    static let pinRead: StaticString = #"SELECT "data" FROM "yap2" WHERE "extension" = '' AND "key" = 'snapshot'"#
     static let yapRemove: StaticString = #"DELETE FROM "yap2" WHERE "extension" = ? AND "key" = ?"#
     static let yapRemoveExtension: StaticString = #"DELETE FROM "yap2" WHERE "extension" = ?"#
     static let yapExtensionNames: StaticString = #"SELECT DISTINCT "extension" FROM "yap2" WHERE "extension" != ''"#
