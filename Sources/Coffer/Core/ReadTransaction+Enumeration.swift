@@ -64,23 +64,13 @@ extension ReadTransaction {
         }
         // Without a cache every row is decoded: resolve the chain once and decode straight into T.
         let chain = configs.config(for: collection).objectChain
-        let asIs = chain.storesAsIs(T.self)
-        let direct = chain.decodesDirectly(as: T.self)
+        let read = chain.directRead(as: T.self)
         try forEachRow(SQL.enumerateObjectsInCollection, binding: collection) { stmt, stop in
             let key = stmt.text(0)
             if let filter, !filter(key) { return }
-            let data = stmt.data(1) ?? Data()
-            if asIs {
-                // T is Data, checked once above: the bit pattern is the value.
-                try body(key, unsafeBitCast(data, to: T.self), &stop)
-                return
-            }
-            let ck = CollectionKey(collection: collection, key: key)
-            if direct {
-                try body(key, try decodeDirectly(data, as: T.self, chain: chain, ck), &stop)
-            } else {
-                try body(key, try castDecoding(try decodeObject(data, ck), to: T.self, ck), &stop)
-            }
+            let object = try decodeObject(
+                stmt.data(1) ?? Data(), as: T.self, chain: chain, read, collection: collection, key: key)
+            try body(key, object, &stop)
         }
     }
 

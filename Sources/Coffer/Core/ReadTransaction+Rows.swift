@@ -53,14 +53,26 @@ extension ReadTransaction {
         }
     }
 
-    /// Decodes a stored object straight into `T` with a chain that ``SerializerChain/decodesDirectly(as:)``.
-    func decodeDirectly<T: Decodable>(
-        _ data: Data, as type: T.Type, chain: SerializerChain, _ ck: CollectionKey
+    /// Turns a stored object into `T` the way `read` (the chain's ``SerializerChain/directRead(as:)``
+    /// for `T`) allows: as is, decoded straight into `T`, or through the boxed path and a cast.
+    func decodeObject<T: Decodable & Sendable>(
+        _ data: Data, as type: T.Type, chain: SerializerChain, _ read: SerializerChain.DirectRead?,
+        collection: String, key: String
     ) throws -> T {
-        do {
-            return try chain.deserializeDirectly(data, as: T.self, collection: ck.collection, key: ck.key)
-        } catch {
-            throw Self.serializationError(error, "cannot decode the stored object", ck)
+        switch read {
+        case .asIs?:
+            // T is Data, checked by `directRead`: the bit pattern is the value.
+            return unsafeBitCast(data, to: T.self)
+        case .decode?:
+            do {
+                return try chain.deserializeDirectly(data, as: T.self, collection: collection, key: key)
+            } catch {
+                throw Self.serializationError(
+                    error, "cannot decode the stored object", CollectionKey(collection: collection, key: key))
+            }
+        case nil:
+            let ck = CollectionKey(collection: collection, key: key)
+            return try castDecoding(try decodeObject(data, ck), to: T.self, ck)
         }
     }
 

@@ -126,11 +126,9 @@ public class ReadTransaction {
             guard let data = try fetchColumn(SQL.dataForKey, ck) else { return nil }
             // Through the shared config object: copying the chain out retained all its parts per read.
             let config = configs.config(for: ck.collection)
-            if config.objectChain.storesAsIs(T.self) { return unsafeBitCast(data, to: T.self) }
-            if config.objectChain.decodesDirectly(as: T.self) {
-                return try decodeDirectly(data, as: T.self, chain: config.objectChain, ck)
-            }
-            return try castDecoding(try decodeObject(data, ck), to: T.self, ck)
+            return try decodeObject(
+                data, as: T.self, chain: config.objectChain, config.objectChain.directRead(as: T.self),
+                collection: ck.collection, key: ck.key)
         }
         guard let value = try object(forKey: key, inCollection: collection) else { return nil }
         // The common case first: one dynamic cast, nothing else on the hot path.

@@ -6,8 +6,8 @@ import Foundation
 /// existential box and cast it back to the caller's type on every row — a heap box for any value larger
 /// than three words, and a runtime cast. When the codec is known to produce exactly the requested type
 /// (the identity codec for `Data`, a JSON codec registered for that type), the bytes are decoded
-/// straight into it. Callers ask ``decodesDirectly(as:)`` once, then decode every row without optionals
-/// or casts.
+/// straight into it. Callers ask ``SerializerChain/directRead(as:)`` once, then decode every row
+/// without optionals or casts.
 extension Serializer {
     /// What a codec can decode without boxing.
     enum DirectDecoding: Sendable {
@@ -48,21 +48,25 @@ extension Serializer {
 }
 
 extension SerializerChain {
-    /// Whether the stored bytes already are the `T` a read asks for (`Data` through the identity
-    /// codec, no stages): a reader then hands them out untouched, skipping the decoding layers.
-    func storesAsIs<T>(_ type: T.Type) -> Bool {
-        guard configurationError == nil, stages.isEmpty, T.self == Data.self, case .identity? = codec.direct else {
-            return false
-        }
-        return true
+    /// How a typed read of `T` can skip the `any Sendable` detour.
+    enum DirectRead {
+        /// The stored bytes already are the value (`Data` through the identity codec, no stages):
+        /// hand them out untouched.
+        case asIs
+        /// ``SerializerChain/deserializeDirectly(_:as:collection:key:)`` produces a `T`.
+        case decode
     }
 
-    /// Whether ``deserializeDirectly(_:as:collection:key:)`` can produce a `T`.
-    func decodesDirectly<T>(as type: T.Type) -> Bool {
-        configurationError == nil && codec.decodesDirectly(as: T.self)
+    /// How reads of `T` can bypass the boxed path; nil when they cannot.
+    ///
+    /// Ask once per read or enumeration, then decode every row accordingly.
+    func directRead<T>(as type: T.Type) -> DirectRead? {
+        guard configurationError == nil, codec.decodesDirectly(as: T.self) else { return nil }
+        if stages.isEmpty, case .identity? = codec.direct { return .asIs }
+        return .decode
     }
 
-    /// Turns stored bytes straight into a `T`; call only when ``decodesDirectly(as:)`` said yes.
+    /// Turns stored bytes straight into a `T`; call only when ``directRead(as:)`` said `.decode`.
     /// Stages are undone first, with the same errors as ``deserialize(_:collection:key:)``.
     func deserializeDirectly<T: Decodable>(
         _ data: Data, as type: T.Type, collection: String, key: String
