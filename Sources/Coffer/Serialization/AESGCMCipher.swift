@@ -20,20 +20,12 @@ enum AESGCMCipher {
         authenticating associatedData: UnsafeRawBufferPointer
     ) throws -> Data {
         let nonceSize = nonce.count
-        let count = nonceSize + plaintext.count + AEADFraming.tagSize
-        let combined = UnsafeMutableRawBufferPointer.allocate(byteCount: count, alignment: 16)
-        // `count` is at least the tag size, so the allocation has a base address.
-        guard let base = combined.baseAddress else { return Data() }
-        do {
+        return try Data.writtenInPlace(count: nonceSize + plaintext.count + AEADFraming.tagSize) { combined in
             UnsafeMutableRawBufferPointer(rebasing: combined[..<nonceSize]).copyMemory(from: nonce)
             try seal(
                 plaintext, nonce: nonce, key: key, authenticating: associatedData,
                 into: UnsafeMutableRawBufferPointer(rebasing: combined[nonceSize...]))
-        } catch {
-            combined.deallocate()
-            throw error
         }
-        return Data(bytesNoCopy: base, count: count, deallocator: .custom { pointer, _ in pointer.deallocate() })
     }
 
     /// Seals `plaintext` into `output`, which holds exactly `ciphertext ‖ tag` (the plaintext's
@@ -78,29 +70,18 @@ enum AESGCMCipher {
             let nonceSize = AEADFraming.nonceSize
             guard combined.count >= nonceSize + AEADFraming.tagSize else { throw AES256GCM.Failure.invalidArgument }
             let ciphertextEnd = combined.count - AEADFraming.tagSize
-            let count = ciphertextEnd - nonceSize
             // Uninitialized: the cipher writes every byte (and wipes them if the tag is wrong).
-            let plaintext = UnsafeMutableRawBufferPointer.allocate(byteCount: max(count, 1), alignment: 16)
-            do {
+            return try Data.writtenInPlace(count: ciphertextEnd - nonceSize) { plaintext in
                 try combined.withUnsafeBytes { input in
                     try key.withUnsafeBytes { keyBytes in
                         try AES256GCM.open(
                             key: keyBytes, nonce: UnsafeRawBufferPointer(rebasing: input[..<nonceSize]),
                             ciphertext: UnsafeRawBufferPointer(rebasing: input[nonceSize..<ciphertextEnd]),
                             tag: UnsafeRawBufferPointer(rebasing: input[ciphertextEnd...]),
-                            associatedData: associatedData,
-                            plaintext: UnsafeMutableRawBufferPointer(rebasing: plaintext[..<count]))
+                            associatedData: associatedData, plaintext: plaintext)
                     }
                 }
-            } catch {
-                plaintext.deallocate()
-                throw error
             }
-            guard count > 0, let base = plaintext.baseAddress else {
-                plaintext.deallocate()
-                return Data()
-            }
-            return Data(bytesNoCopy: base, count: count, deallocator: .custom { pointer, _ in pointer.deallocate() })
         #else
             return try AES.GCM.open(AES.GCM.SealedBox(combined: combined), using: key, authenticating: associatedData)
         #endif

@@ -178,24 +178,15 @@ public struct BlobHeader: Sendable, Equatable {
         assert(recordCount <= maxRecords)
         return try records.withUnsafeBytes { recordBytes in
             let payloadStart = fixedSize + recordBytes.count
-            let count = payloadStart + payloadCount
-            // One uninitialized allocation, written in place and handed to Data without a copy:
-            // this runs once per encrypted or compressed write.
-            let target = UnsafeMutableRawBufferPointer.allocate(byteCount: count, alignment: 16)
-            // `count` is at least `fixedSize`, so the allocation always has a base address.
-            guard let base = target.baseAddress else { return Data() }
-            do {
+            // This runs once per encrypted or compressed write.
+            return try Data.writtenInPlace(count: payloadStart + payloadCount) { target in
                 withUnsafeBytes(of: magicWord) { target.copyMemory(from: $0) }
                 target[4] = currentVersion
                 target[5] = flags.rawValue
                 target[6] = UInt8(truncatingIfNeeded: recordCount)
                 UnsafeMutableRawBufferPointer(rebasing: target[fixedSize..<payloadStart]).copyMemory(from: recordBytes)
                 try writePayload(UnsafeMutableRawBufferPointer(rebasing: target[payloadStart...]))
-            } catch {
-                target.deallocate()
-                throw error
             }
-            return Data(bytesNoCopy: base, count: count, deallocator: .custom { pointer, _ in pointer.deallocate() })
         }
     }
 }
