@@ -125,4 +125,40 @@ import Testing
         }
         #expect(try reader.read { try $0.serializedObject(forKey: "s", inCollection: "sealed") } == blob)
     }
+
+    @Test func cachedTypedReadsCountOneLookupEachAndDecodeWhatTheCacheHoldsAsJSON() throws {
+        let db = try open()
+        try db.newConnection().readWrite { tx in
+            // No codec for "plain": the row is automatic JSON and an untyped read gives an EncodedValue.
+            try tx.setObject(Note(title: "p", body: "q"), forKey: "p", inCollection: "plain")
+            try tx.setObject(Note(title: "a", body: "b"), forKey: "n", inCollection: "notes")
+        }
+        let reader = try db.newConnection()
+        reader.objectCacheEnabled = true
+        let escaped = try reader.read { tx in
+            let untyped = try tx.object(forKey: "p", inCollection: "plain")
+            #expect(untyped is EncodedValue)
+            // The cache holds the EncodedValue: the typed read decodes it and caches the Note instead.
+            #expect(try tx.object(forKey: "p", inCollection: "plain", as: Note.self) == Note(title: "p", body: "q"))
+            let cached = try tx.object(forKey: "p", inCollection: "plain")
+            #expect(cached is Note)
+            #expect(try tx.object(forKey: "p", inCollection: "plain", as: Note.self) == Note(title: "p", body: "q"))
+            #expect(try tx.object(forKey: "missing", inCollection: "plain", as: Note.self) == nil)
+            #expect(try tx.object(forKey: "n", inCollection: "notes", as: Note.self) == Note(title: "a", body: "b"))
+            let wrongType = #expect(throws: DatabaseError.self) {
+                _ = try tx.object(forKey: "n", inCollection: "notes", as: Other.self)
+            }
+            #expect(wrongType?.code == .typeMismatch)
+            #expect(wrongType?.collection == "notes" && wrongType?.key == "n")
+            return tx
+        }
+        // One lookup per read: misses for the first untyped read, "missing" and the first read of "n";
+        // hits for the other three reads of "p" and the mistyped read of "n".
+        #expect(reader.core.objectCache.statistics.missCount == 3)
+        #expect(reader.core.objectCache.statistics.hitCount == 4)
+        let misuse = #expect(throws: DatabaseError.self) {
+            _ = try escaped.object(forKey: "n", inCollection: "notes", as: Note.self)
+        }
+        #expect(misuse?.code == .misuse)
+    }
 }
