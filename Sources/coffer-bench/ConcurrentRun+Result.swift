@@ -12,7 +12,15 @@ extension ConcurrentRun {
 }
 
 extension ConcurrentRun.Outcome {
-    /// The figure line of one W10 measurement: ops are reads, the time is the measured window.
+    /// CPU seconds the writer thread used.
+    var writerCPU: Double { cpuPerThread.first ?? 0 }
+
+    /// CPU seconds the reader threads used together.
+    var readersCPU: Double { cpuPerThread.dropFirst().reduce(0, +) }
+
+    /// The figure line of one W10 measurement: ops are reads, the time is the measured window; the CPU
+    /// figures show how the two cores were shared (`cpu_other_s`: threads that are neither the writer nor a
+    /// reader, such as background checkpoints and notification delivery).
     func result(readers: Int) -> WorkloadResult {
         let id = "W10-r\(readers)"
         let perReader = readsPerReader.map { seconds > 0 ? Double($0) / seconds : 0 }
@@ -26,6 +34,10 @@ extension ConcurrentRun.Outcome {
                 (name: "reader_max", value: rate(perReader.max() ?? 0)),
                 (name: "writes", value: String(writes)),
                 (name: "writes_per_s", value: rate(seconds > 0 ? Double(writes) / seconds : 0)),
+                (name: "cpu_writer_s", value: String(format: "%.2f", writerCPU)),
+                (name: "cpu_readers_s", value: String(format: "%.2f", readersCPU)),
+                (name: "cpu_other_s", value: String(format: "%.2f", max(0, processCPU - writerCPU - readersCPU))),
+                (name: "reads_per_reader_cpu_s", value: rate(readersCPU > 0 ? Double(reads) / readersCPU : 0)),
             ])
     }
 }

@@ -19,6 +19,11 @@ enum ConcurrentRun {
         var writes: Int
         /// Time from the start signal until every thread had stopped.
         var seconds: Double
+        /// CPU seconds each thread used while stepping: the writer first, then the readers in order.
+        var cpuPerThread: [Double]
+        /// CPU seconds the whole process used over the same window (so including background threads:
+        /// checkpoints, notifications).
+        var processCPU: Double
 
         /// Reads of all readers together.
         var reads: Int { readsPerReader.reduce(0, +) }
@@ -51,15 +56,19 @@ enum ConcurrentRun {
         shared.ready.wait()
         let clock = ContinuousClock()
         let start = clock.now
+        let processCPUStart = ProcessStatus.processCPUSeconds()
         shared.begin()
         Thread.sleep(forTimeInterval: duration)
         shared.stop()
         group.wait()
+        let processCPU = ProcessStatus.processCPUSeconds() - processCPUStart
         let elapsed = clock.now - start
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
-        let (counts, failure) = shared.results()
+        let (counts, cpu, failure) = shared.results()
         if let failure { throw BenchError(.baseline, "W10: \(failure)") }
-        return Outcome(readsPerReader: Array(counts.dropFirst()), writes: counts.first ?? 0, seconds: seconds)
+        return Outcome(
+            readsPerReader: Array(counts.dropFirst()), writes: counts.first ?? 0, seconds: seconds,
+            cpuPerThread: cpu, processCPU: processCPU)
     }
 
     /// The state the threads share: a start gate, a stop flag, and each thread's count or failure.
@@ -70,12 +79,14 @@ enum ConcurrentRun {
         private let gate = DispatchSemaphore(value: 0)
         private let stopping = Atomic<Bool>(false)
         private let counts: Locked<[Int]>
+        private let cpu: Locked<[Double]>
         private let failure = Locked<String?>(nil)
 
         init(threads: Int) {
             self.threads = threads
             self.ready = DispatchSemaphore(value: 0)
             self.counts = Locked([Int](repeating: 0, count: threads))
+            self.cpu = Locked([Double](repeating: 0, count: threads))
         }
 
         /// Opens the thread's handle, waits for the start signal, then steps until stopped (or on failure).
@@ -90,6 +101,11 @@ enum ConcurrentRun {
             gate.wait()
             guard let step else { return }
             var done = 0
+            let cpuStart = ProcessStatus.threadCPUSeconds()
+            defer {
+                let used = ProcessStatus.threadCPUSeconds() - cpuStart
+                cpu.withLock { $0[slot] = used }
+            }
             do {
                 while !stopping.load(ordering: .relaxed) {
                     done += try step()
@@ -109,8 +125,8 @@ enum ConcurrentRun {
             stopping.store(true, ordering: .relaxed)
         }
 
-        func results() -> ([Int], String?) {
-            (counts.withLock { $0 }, failure.withLock { $0 })
+        func results() -> (counts: [Int], cpu: [Double], failure: String?) {
+            (counts.withLock { $0 }, cpu.withLock { $0 }, failure.withLock { $0 })
         }
 
         private func record(_ error: any Error) {

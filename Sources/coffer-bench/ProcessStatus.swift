@@ -25,6 +25,22 @@ enum ProcessStatus {
         return nil
     }
 
+    /// CPU time (user + system) the calling thread has used, in seconds.
+    static func threadCPUSeconds() -> Double {
+        cpuSeconds(CLOCK_THREAD_CPUTIME_ID)
+    }
+
+    /// CPU time (user + system) all threads of this process have used, in seconds.
+    static func processCPUSeconds() -> Double {
+        cpuSeconds(CLOCK_PROCESS_CPUTIME_ID)
+    }
+
+    private static func cpuSeconds(_ clock: clockid_t) -> Double {
+        var time = timespec()
+        guard clock_gettime(clock, &time) == 0 else { return 0 }
+        return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
+    }
+
     /// The number of processors this process may use.
     static var processorCount: Int { ProcessInfo.processInfo.activeProcessorCount }
 }

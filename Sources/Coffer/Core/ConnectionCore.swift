@@ -162,6 +162,8 @@ final class ConnectionCore: @unchecked Sendable {
         for (name, state) in extensionStates {
             state.noteCommitted(changeset.extensionChanges[name])
         }
+        // Nothing cached, nothing to patch; walking the rows would also fold the changeset's row list.
+        guard !(objectCache.isEmpty && metadataCache.isEmpty) else { return }
         if changeset.allKeysRemoved {
             flushCaches()
         } else {

@@ -23,10 +23,30 @@ struct DatabaseState {
     }
 
     /// The changesets after `since` up to and including `until`, or nil when some were dropped.
+    ///
+    /// `changesets` holds consecutive snapshot numbers in order (one writer appends them; pruning
+    /// drops a prefix), so the range is found by bisection: this runs under the database's lock at
+    /// every catch-up, and a scan over every retained changeset (hundreds behind a busy writer)
+    /// held the committing writer up.
     func changesets(after since: UInt64, through until: UInt64) -> [Changeset]? {
         guard until > since else { return [] }
-        let result = changesets.filter { $0.snapshot > since && $0.snapshot <= until }
-        return result.count == Int(until - since) ? result : nil
+        let start = firstIndex(after: since)
+        let end = start + Int(until - since)
+        guard end <= changesets.count, changesets[start].snapshot == since + 1,
+            changesets[end - 1].snapshot == until
+        else { return nil }
+        return Array(changesets[start..<end])
+    }
+
+    /// The index of the first changeset whose snapshot is after `snapshot` (`changesets.count` if none).
+    private func firstIndex(after snapshot: UInt64) -> Int {
+        var low = 0
+        var high = changesets.count
+        while low < high {
+            let middle = (low + high) / 2
+            if changesets[middle].snapshot <= snapshot { low = middle + 1 } else { high = middle }
+        }
+        return low
     }
 
     mutating func addPending(_ changeset: Changeset) {
@@ -48,9 +68,8 @@ struct DatabaseState {
         // A loop, not `map(...).min()`: this runs at every commit, and the array was an allocation.
         var floor = snapshot
         for entry in connections.values where entry.snapshot < floor { floor = entry.snapshot }
-        if let first = changesets.first, first.snapshot <= floor {
-            changesets.removeAll { $0.snapshot <= floor }
-        }
+        let seenByAll = firstIndex(after: floor)
+        if seenByAll > 0 { changesets.removeFirst(seenByAll) }
         if changesets.count > Self.retainedChangesetLimit {
             changesets.removeFirst(changesets.count - Self.retainedChangesetLimit)
         }

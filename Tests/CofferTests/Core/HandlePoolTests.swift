@@ -10,12 +10,17 @@ import Testing
         let db = try Database(url: dir.file("db.sqlite"), options: TestSupport.rawKeyOptions())
         #expect(db.maxConnectionPoolCount == 5)
         #expect(db.connectionPoolLifetime == .seconds(90))
+        let released = Locked<[WeakConnection]>([])
         do {
             let connections = try (0..<7).map { _ in try db.newConnection() }
+            released.withLock { $0 = connections.map(WeakConnection.init) }
             try connections[0].readWrite { try $0.setObject("v", forKey: "k", inCollection: nil) }
         }
-        // A sibling's cache catch-up, queued by the commit, holds its connection until it has run.
-        #expect(TestSupport.wait(timeout: .seconds(10)) { db.pooledHandleCount == 5 }, "seven released, five kept")
+        // A sibling's cache catch-up, queued by the commit, holds its connection until it has run: wait
+        // until all seven are gone (five kept was not enough: a late release refilled the pool after the
+        // reuse below).
+        #expect(TestSupport.wait(timeout: .seconds(10)) { released.withLock { $0.allSatisfy { $0.connection == nil } } })
+        #expect(db.pooledHandleCount == 5, "seven released, five kept")
         let reused = try db.newConnection()
         #expect(db.pooledHandleCount == 4)
         #expect(try reused.read { try $0.object(forKey: "k", inCollection: nil, as: String.self) } == "v")
@@ -49,4 +54,12 @@ import Testing
         try db.rotateKey(to: .raw(TestSupport.randomKey()))
         #expect(try writer.read { try $0.numberOfKeysInAllCollections() } == 1)
     }
+}
+
+/// A connection held weakly, to see when it has been released.
+private struct WeakConnection: @unchecked Sendable {
+    // Safety: only read and written under the `Locked` that holds the array.
+    weak var connection: Connection?
+
+    init(_ connection: Connection) { self.connection = connection }
 }

@@ -1,0 +1,47 @@
+import CofferTestSupport
+import Testing
+
+@testable import Coffer
+
+/// The retained changesets: the range a catch-up asks for, and what pruning keeps.
+@Suite struct DatabaseStateTests {
+    func changeset(_ snapshot: UInt64) -> Changeset {
+        Changeset(
+            snapshot: snapshot, connectionID: 1, connectionName: nil, changes: PendingChanges(), customObject: nil,
+            extensionChanges: [:])
+    }
+
+    func state(holding snapshots: ClosedRange<UInt64>) -> DatabaseState {
+        var state = DatabaseState(snapshot: snapshots.upperBound, previouslyRegisteredExtensionNames: [])
+        for snapshot in snapshots { state.addPending(changeset(snapshot)) }
+        return state
+    }
+
+    @Test func aRangeIsReturnedWholeOrNotAtAll() {
+        let state = state(holding: 5...40)
+        #expect(state.changesets(after: 4, through: 40)?.map(\.snapshot) == Array(5...40))
+        #expect(state.changesets(after: 10, through: 11)?.map(\.snapshot) == [11])
+        #expect(state.changesets(after: 17, through: 29)?.map(\.snapshot) == Array(18...29))
+        #expect(state.changesets(after: 40, through: 40)?.isEmpty == true)
+        #expect(state.changesets(after: 30, through: 20)?.isEmpty == true)
+        // Dropped at the front, or not committed yet: the caller must flush instead of patching.
+        #expect(state.changesets(after: 3, through: 10) == nil)
+        #expect(state.changesets(after: 0, through: 6) == nil)
+        #expect(state.changesets(after: 38, through: 41) == nil)
+        #expect(DatabaseState(snapshot: 0, previouslyRegisteredExtensionNames: []).changesets(after: 0, through: 1) == nil)
+    }
+
+    @Test func pruningKeepsWhatTheSlowestConnectionStillNeeds() throws {
+        var state = state(holding: 1...30)
+        let test = try TestDatabase()
+        let connection = try test.connection()
+        state.connections[7] = ConnectionEntry(connection: connection, snapshot: 12)
+        state.prune()
+        #expect(state.changesets.map(\.snapshot) == Array(13...30))
+        state.noteConnection(7, at: 30)
+        #expect(state.changesets.isEmpty)
+        state.addPending(changeset(31))
+        state.removePending(snapshot: 31)
+        #expect(state.changesets.isEmpty)
+    }
+}
