@@ -28,7 +28,8 @@ import Testing
         #expect(state.changesets(after: 3, through: 10) == nil)
         #expect(state.changesets(after: 0, through: 6) == nil)
         #expect(state.changesets(after: 38, through: 41) == nil)
-        #expect(DatabaseState(snapshot: 0, previouslyRegisteredExtensionNames: []).changesets(after: 0, through: 1) == nil)
+        let empty = DatabaseState(snapshot: 0, previouslyRegisteredExtensionNames: [])
+        #expect(empty.changesets(after: 0, through: 1) == nil)
     }
 
     @Test func pruningKeepsWhatTheSlowestConnectionStillNeeds() throws {

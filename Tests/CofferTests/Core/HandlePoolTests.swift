@@ -19,7 +19,8 @@ import Testing
         // A sibling's cache catch-up, queued by the commit, holds its connection until it has run: wait
         // until all seven are gone (five kept was not enough: a late release refilled the pool after the
         // reuse below).
-        #expect(TestSupport.wait(timeout: .seconds(10)) { released.withLock { $0.allSatisfy { $0.connection == nil } } })
+        let allGone = { released.withLock { $0.allSatisfy { $0.connection == nil } } }
+        #expect(TestSupport.wait(timeout: .seconds(10), until: allGone))
         #expect(db.pooledHandleCount == 5, "seven released, five kept")
         let reused = try db.newConnection()
         #expect(db.pooledHandleCount == 4)
