@@ -93,10 +93,9 @@ public final class Connection: Sendable {
     /// Called by the database after a sibling commits: bring the caches forward between transactions.
     ///
     /// Requests coalesce: while one catch-up is queued, later commits add nothing, since it follows the
-    /// newest snapshot when it runs. Queuing one per commit woke a thread per commit and connection, which
-    /// took 20% of the CPU under a busy writer (W10, one reader: 2 CPU-seconds of 5 outside the writer and
-    /// the reader). The flag is cleared before the catch-up reads the snapshot, so a commit published after
-    /// that point queues a new one.
+    /// newest snapshot when it runs. Queuing one per commit woke a thread per commit and sibling under a
+    /// busy writer (thousands a second in W10). The flag is cleared before the catch-up reads the snapshot,
+    /// so a commit published after that point queues a new one.
     func scheduleCatchUp() {
         guard !catchUpQueued.exchange(true, ordering: .acquiringAndReleasing) else { return }
         queue.async { [weak self] in

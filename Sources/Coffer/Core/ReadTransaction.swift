@@ -116,8 +116,9 @@ public class ReadTransaction {
         forKey key: String, inCollection collection: String?, as type: T.Type
     ) throws -> T? {
         // Inlined into the caller (hence final: a class method is otherwise called through the
-        // vtable) so that a cache hit is one cast to a concrete type: the generic version looked up `Optional<T>`'s metadata at run time on every call (~300 instructions,
-        // an eighth of a cached read).
+        // vtable) so that a cache hit is one cast to a concrete type: the generic version looked up
+        // `Optional<T>`'s metadata at run time on every call (~300 instructions, an eighth of a
+        // cached read).
         let cached = try cachedObject(forKey: key, inCollection: collection)
         // Unwrapped first: casting the optional itself costs a second pass through the runtime's cast.
         if let cached, let typed = cached as? T { return typed }
