@@ -74,18 +74,27 @@ enum CacheUpdate: @unchecked Sendable {
     case copy(any CopyableObject)
 
     /// The update a write under `policy` publishes for `value`.
-    static func forWrite(_ value: (any Sendable)?, policy: ObjectPolicy) -> CacheUpdate {
+    ///
+    /// Borrows `value` and copies it only under the policies that keep it: the default
+    /// (containment) then costs a bulk write no copy of each row's value.
+    static func forWrite(_ value: borrowing any Sendable, policy: ObjectPolicy) -> CacheUpdate {
         switch policy {
         case .containment:
             return .evict
         case .share:
-            return .set(value)
+            return .set(copy value)
         case .copy:
-            guard let value else { return .set(nil) }
-            if let copyable = value as? any CopyableObject { return .copy(copyable.copy()) }
+            if let copyable = (copy value) as? any CopyableObject { return .copy(copyable.copy()) }
             // Value types are copies already; other classes cannot be copied safely.
-            return type(of: value) is AnyClass ? .evict : .set(value)
+            return type(of: value) is AnyClass ? .evict : .set(copy value)
         }
+    }
+
+    /// The update a write under `policy` publishes for `value`, which may be absent (metadata).
+    static func forWrite(_ value: borrowing (any Sendable)?, policy: ObjectPolicy) -> CacheUpdate {
+        if policy == .containment { return .evict }
+        guard let value = copy value else { return .set(nil) }
+        return forWrite(value, policy: policy)
     }
 }
 

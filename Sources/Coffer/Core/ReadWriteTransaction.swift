@@ -153,12 +153,8 @@ public final class ReadWriteTransaction: ReadTransaction {
         changes.hasDiskChanges = true
         if core.config.objectCacheEnabled { core.objectCache.setValue(copy object, forKey: ck) }
         if core.config.metadataCacheEnabled { core.metadataCache.setValue(copy metadata, forKey: ck) }
-        let objectUpdate =
-            config.objectPolicy == .containment
-            ? .evict : CacheUpdate.forWrite(copy object, policy: config.objectPolicy)
-        let metadataUpdate =
-            config.metadataPolicy == .containment
-            ? .evict : CacheUpdate.forWrite(copy metadata, policy: config.metadataPolicy)
+        let objectUpdate = CacheUpdate.forWrite(object, policy: config.objectPolicy)
+        let metadataUpdate = CacheUpdate.forWrite(metadata, policy: config.metadataPolicy)
         changes.recordWrite(ck, object: objectUpdate, metadata: metadataUpdate, inserted: inserted)
         if let postSanitize = config.objectPostSanitizer { postSanitize(ck.collection, ck.key, copy object) }
         if let postSanitize = config.metadataPostSanitizer, let value = copy metadata {
