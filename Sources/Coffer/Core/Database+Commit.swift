@@ -51,11 +51,8 @@ extension Database {
     /// Tells everyone about a published changeset: sibling catch-up, the stream, the notification.
     func announce(_ changeset: Changeset, by committer: UInt64) {
         let (siblings, streams) = state.withLock { state -> ([Connection], [AsyncStream<Changeset>.Continuation]) in
-            // Empty arrays when there is nobody to tell: this runs at every commit.
-            let alone = state.connections.count == 1 && state.connections[committer] != nil
-            let siblings =
-                alone ? [] : state.connections.compactMap { id, entry in id == committer ? nil : entry.connection }
-            return (siblings, state.changeStreams.isEmpty ? [] : Array(state.changeStreams.values))
+            let siblings = state.connections.compactMap { id, entry in id == committer ? nil : entry.connection }
+            return (siblings, Array(state.changeStreams.values))
         }
         for sibling in siblings {
             sibling.scheduleCatchUp()
