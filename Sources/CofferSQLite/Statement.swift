@@ -39,11 +39,7 @@ package final class Statement {
 
     /// Binds UTF-8 text to parameter `index` (SQLite copies it).
     package func bind(_ value: String, at index: Int32) throws {
-        // An explicit byte count: with -1 SQLite stops at an embedded NUL, so "a\0b" would bind as "a".
-        let rc = value.withCString {
-            sqlite3_bind_text(handle, index, $0, Int32(clamping: value.utf8.count), csqlcipher_transient())
-        }
-        try connection.check(rc, sql: sql)
+        try value.withCString { try bindText($0, count: value.utf8.count, at: index, csqlcipher_transient()) }
     }
 
     /// Binds a blob to parameter `index` (SQLite copies it); nil binds NULL.
@@ -52,12 +48,27 @@ package final class Statement {
             try bindNull(at: index)
             return
         }
-        let rc = value.withUnsafeBytes { raw in
-            // A zero-length blob must still bind as a blob, not NULL: give SQLite a valid pointer.
-            sqlite3_bind_blob(
-                handle, index, raw.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(clamping: raw.count),
-                csqlcipher_transient())
-        }
+        try value.withUnsafeBytes { try bindBlob($0, at: index, csqlcipher_transient()) }
+    }
+
+    /// Binds `count` bytes of UTF-8 text; a nil `destructor` (SQLITE_STATIC) binds them in place.
+    ///
+    /// The byte count is explicit: with -1 SQLite stops at an embedded NUL, so "a\0b" would bind as "a".
+    private func bindText(
+        _ text: UnsafePointer<CChar>, count: Int, at index: Int32, _ destructor: sqlite3_destructor_type?
+    ) throws {
+        try connection.check(sqlite3_bind_text(handle, index, text, Int32(clamping: count), destructor), sql: sql)
+    }
+
+    /// Binds a blob; a nil `destructor` (SQLITE_STATIC) binds the bytes in place.
+    ///
+    /// A zero-length blob still binds as a blob, not NULL: SQLite needs a valid pointer for that.
+    private func bindBlob(
+        _ bytes: UnsafeRawBufferPointer, at index: Int32, _ destructor: sqlite3_destructor_type?
+    ) throws {
+        let rc = sqlite3_bind_blob(
+            handle, index, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(clamping: bytes.count),
+            destructor)
         try connection.check(rc, sql: sql)
     }
 
@@ -73,9 +84,7 @@ package final class Statement {
     /// cost a bulk insert about 1,000 of its 27,000 instructions per row.
     package func withLent(_ value: String, at index: Int32, _ body: () throws -> Void) throws {
         try value.withCString { pointer in
-            // nil is SQLITE_STATIC: SQLite uses the bytes where they are until they are unbound.
-            let rc = sqlite3_bind_text(handle, index, pointer, Int32(clamping: value.utf8.count), nil)
-            try connection.check(rc, sql: sql)
+            try bindText(pointer, count: value.utf8.count, at: index, nil)
             defer { unbind(at: index) }
             try body()
         }
@@ -90,9 +99,7 @@ package final class Statement {
             return
         }
         try value.withUnsafeBytes { raw in
-            let rc = sqlite3_bind_blob(
-                handle, index, raw.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(clamping: raw.count), nil)
-            try connection.check(rc, sql: sql)
+            try bindBlob(raw, at: index, nil)
             defer { unbind(at: index) }
             try body()
         }
