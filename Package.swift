@@ -84,10 +84,17 @@ let package = Package(
             cSettings: [.define("SQLITE_HAS_CODEC", to: "1")],
             linkerSettings: [.linkedLibrary("sqlcipher")]
         ),
+        // The entry point the bench, fixture and stress tools share.
+        .target(
+            name: "CofferToolSupport",
+            dependencies: ["Coffer", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "coffer-bench",
             dependencies: [
                 "Coffer",
+                "CofferToolSupport",
                 "CBaseline",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -100,6 +107,7 @@ let package = Package(
             name: "coffer-fixtures",
             dependencies: [
                 "CofferFixtureSupport",
+                "CofferToolSupport",
                 "Coffer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -110,6 +118,7 @@ let package = Package(
             name: "coffer-stress",
             dependencies: [
                 "Coffer",
+                "CofferToolSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings

@@ -1,9 +1,13 @@
 import ArgumentParser
+import CofferToolSupport
 import Foundation
 
 /// The `coffer-bench` command: runs the fixed workloads of BENCHMARKS.md against the C baseline and Coffer.
 @main
 struct CofferBench: ParsableCommand {
+    /// Runs the benchmark, then lets its databases finish closing before the process exits.
+    static func main() { mainWaitingForDatabasesToClose() }
+
     /// Which settings presets to run.
     enum SettingsChoice: String, CaseIterable, ExpressibleByArgument {
         case defaults, recommended, both

@@ -1,9 +1,13 @@
 import ArgumentParser
+import CofferToolSupport
 import Foundation
 
 /// `coffer-fixtures`: writes Coffer's compliance fixtures into a new folder of `Fixtures/`.
 @main
 struct CofferFixturesCommand: ParsableCommand {
+    /// Writes the fixtures, then lets every fixture database finish closing before exiting.
+    static func main() { mainWaitingForDatabasesToClose() }
+
     /// The command's name, summary and help text.
     static let configuration = CommandConfiguration(
         commandName: "coffer-fixtures",

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CofferToolSupport
 
 /// A child process for the crash-consistency tests: it writes to a database until it is killed.
 ///
@@ -8,6 +9,9 @@ import ArgumentParser
 /// checks that everything acknowledged survived and that nothing is torn.
 @main
 struct CofferStress: ParsableCommand {
+    /// Runs the stress command; one that ends lets its database finish closing before exiting.
+    static func main() { mainWaitingForDatabasesToClose() }
+
     static let configuration = CommandConfiguration(
         commandName: "coffer-stress",
         abstract: "Writes to a Coffer database until killed (crash-consistency child).",

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Coffer
 import Foundation
 
 /// The `coffer` command-line tool: a thin layer over the Coffer library.
@@ -23,7 +24,19 @@ struct CofferCommand: ParsableCommand {
         } catch {
             ErrorRenderer.exit(with: error)
         }
+        waitForDatabasesToClose()
         StandardStreams.fflushStandardOutput()
         Foundation.exit(ExitStatus.success.rawValue)
+    }
+
+    /// Lets every database the command opened finish closing before the process exits.
+    ///
+    /// The command's database can close on one of Coffer's queues a moment after the command
+    /// released it; exiting during that close left the write-ahead log beside the file and, now
+    /// and then, crashed the exit (``Database/waitUntilAllClosed(timeout:)``).
+    static func waitForDatabasesToClose() {
+        if !Database.waitUntilAllClosed(timeout: .seconds(30)) {
+            StandardStreams.writeError("coffer: warning: the database did not finish closing within 30 s\n")
+        }
     }
 }

@@ -17,7 +17,7 @@ extension CrashConsistency {
             let connection = try db.newConnection()
             return (try connection.integrityCheck(), try connection.read { try $0.numberOfKeys(inCollection: "blobs") })
         }()
-        try TestSupport.waitUntilClosed(url, options: options)
+        try TestSupport.waitUntilClosed(url)
         return result
     }
 
@@ -31,7 +31,7 @@ extension CrashConsistency {
             let connection = try db.newConnection()
             for destination in destinations { try connection.backup(to: destination) }
         }()
-        try TestSupport.waitUntilClosed(url, options: options)
+        try TestSupport.waitUntilClosed(url)
     }
 
     /// The destination name in a partial file's name (`.<destination>.coffer-partial-<UUID>…`).

@@ -33,7 +33,7 @@ extension CrashConsistency {
                     missing: missing)
             }
         }()
-        try TestSupport.waitUntilClosed(url, options: options)
+        try TestSupport.waitUntilClosed(url)
         return state
     }
 

@@ -37,7 +37,7 @@ import Testing
                 return LedgerState(counter: counter, sum: sum, integrity: integrity)
             }
         }()
-        try TestSupport.waitUntilClosed(url, options: options)
+        try TestSupport.waitUntilClosed(url)
         return state
     }
 

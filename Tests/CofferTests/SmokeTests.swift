@@ -62,7 +62,7 @@ struct Note: Codable, Sendable, Equatable {
         let c = try db.newConnection()
         try c.readWrite { tx in try tx.setObject("x", forKey: "k", inCollection: nil) }
     }
-    try TestSupport.waitUntilClosed(url, options: options)
+    try TestSupport.waitUntilClosed(url)
     #expect(throws: DatabaseError.self) { try Database(url: url, options: TestSupport.rawKeyOptions()) }
     do {
         _ = try Database(url: url, options: TestSupport.rawKeyOptions())

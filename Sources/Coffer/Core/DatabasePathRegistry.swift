@@ -38,6 +38,18 @@ enum DatabasePathRegistry {
         }
     }
 
+    /// Waits until `path` is no longer claimed (nil: until no path is), polling every half
+    /// millisecond; false when still claimed after `timeout`.
+    static func waitUntilReleased(_ path: String?, timeout: Duration) -> Bool {
+        let clock = ContinuousClock()
+        let deadline = clock.now + timeout
+        while claims.withLock({ claims in path.map { claims[$0] != nil } ?? !claims.isEmpty }) {
+            guard clock.now < deadline else { return false }
+            Thread.sleep(forTimeInterval: 0.000_5)
+        }
+        return true
+    }
+
     /// Marks `path` as going away: its `Database` is deinitializing and will ``release(_:)`` it.
     static func beginRelease(_ path: String) {
         claims.withLock { claims in

@@ -20,6 +20,7 @@ enum ErrorRenderer {
 
     /// Prints the rendering of `error` and ends the process with its status.
     static func exit(with error: any Error) -> Never {
+        CofferCommand.waitForDatabasesToClose()
         let rendering = render(error)
         if rendering.toStandardOutput {
             StandardStreams.writeOutput(rendering.text.hasSuffix("\n") ? rendering.text : rendering.text + "\n")

@@ -38,9 +38,9 @@ struct OpenedDatabase {
     /// Merges the write-ahead log into the database file, so that the file alone holds every
     /// row the command committed.
     ///
-    /// Closing the last handle usually does this too, but not always: after `import-json` the
-    /// log was left beside the file although the database had been released (cause not yet found).
-    /// A copied or inspected `.sqlite` file must hold every committed row either way.
+    /// Closing the database does this too, but the close can finish on one of Coffer's queues
+    /// after the command returns (`CofferCommand.waitForDatabasesToClose()` waits for it); this
+    /// makes the file complete as soon as the command's writing is done.
     /// - Throws: ``DatabaseError`` when the checkpoint fails (the rows stay safe in the log).
     func finishWriting() throws {
         try database.checkpoint(truncate: true)

@@ -77,7 +77,7 @@ import Testing
         _ = try Self.populate(disk, inWAL: false)
         // The released database may still be closing its handles (and checkpointing): count the
         // reads of an open of the quiet file, not of one that also finds a log to read.
-        try TestSupport.waitUntilClosed(disk.url, options: disk.options)
+        try TestSupport.waitUntilClosed(disk.url)
         var options = disk.options
         // The dangerous setting: a read error taken for damage would move the file aside.
         options.corruptAction = .rename
@@ -87,7 +87,7 @@ import Testing
             defer { withExtendedLifetime(db) {} }
             return disk.controller.calls(.read, on: .any)
         }()
-        try TestSupport.waitUntilClosed(disk.url, options: options)
+        try TestSupport.waitUntilClosed(disk.url)
         #expect(calls > 0)
         let before = TestSupport.bytes(of: disk.url)
         var injected = 0
@@ -109,7 +109,7 @@ import Testing
                 failedOpens += 1
                 #expect(error.code == .io, "open read \(nth) of \(calls): \(error)")
             }
-            try TestSupport.waitUntilClosed(disk.url, options: options)
+            try TestSupport.waitUntilClosed(disk.url)
             #expect(disk.fileNames().filter { $0.hasSuffix(".corrupt") }.isEmpty, "open read \(nth): file moved aside")
             #expect(TestSupport.bytes(of: disk.url) == before, "open read \(nth): the file changed")
         }

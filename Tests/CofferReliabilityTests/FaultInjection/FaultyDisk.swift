@@ -55,7 +55,7 @@ final class FaultyDisk {
             let db = try TestSupport.open(url, options: options)
             return try Contents(db)
         }()
-        try TestSupport.waitUntilClosed(url, options: options)
+        try TestSupport.waitUntilClosed(url)
         return contents
     }
 

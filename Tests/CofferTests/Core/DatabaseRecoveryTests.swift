@@ -14,7 +14,7 @@ import Testing
             let db = try Database(url: url, options: options)
             try db.newConnection().readWrite { tx in try tx.setObject("value", forKey: "k", inCollection: nil) }
         }
-        try TestSupport.waitUntilClosed(url, options: options)
+        try TestSupport.waitUntilClosed(url)
         return url
     }
 
@@ -148,7 +148,7 @@ import Testing
                 #expect(try tx.object(forKey: "b", inCollection: nil, as: String.self) == "old-b")
             }
         }
-        try TestSupport.waitUntilClosed(url, options: options)
+        try TestSupport.waitUntilClosed(url)
         let raw = try RawDatabaseFile(url: url, rawKey: key, pageSize: 4096)
         #expect(try raw.int("PRAGMA user_version") == 3)
         #expect(try raw.int(#"SELECT count(*) FROM sqlite_master WHERE name = 'database'"#) == 0)

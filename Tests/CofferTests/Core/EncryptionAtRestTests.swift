@@ -60,7 +60,7 @@ import Testing
             try db.checkpoint(truncate: true)
             #expect(try filesContaining(canary, in: directory.url).isEmpty)
         }
-        try TestSupport.waitUntilClosed(url, options: options)
+        try TestSupport.waitUntilClosed(url)
         #expect(try filesContaining(canary, in: directory.url).isEmpty)
         #expect(!TestSupport.bytes(of: url).starts(with: Data("SQLite format 3".utf8)))
         // The canary is in the file, encrypted: reopening finds it.
@@ -82,7 +82,7 @@ import Testing
             try db.checkpoint(truncate: true)
             #expect(TestSupport.file(url, contains: Data(canary.utf8)))
         }
-        try TestSupport.waitUntilClosed(url, options: DatabaseOptions())
+        try TestSupport.waitUntilClosed(url)
         #expect(TestSupport.file(url, contains: Data(canary.utf8)))
         #expect(TestSupport.file(url, contains: Data("key-\(canary)".utf8)))
         #expect(TestSupport.file(url, contains: Data("coll-\(canary)".utf8)))
@@ -101,7 +101,7 @@ import Testing
             try conn.vacuum()
             #expect(try filesContaining(canary, in: directory.url).isEmpty)
         }
-        try TestSupport.waitUntilClosed(url, options: options)
+        try TestSupport.waitUntilClosed(url)
         #expect(try filesContaining(canary, in: directory.url).isEmpty)
     }
 

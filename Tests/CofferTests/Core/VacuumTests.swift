@@ -56,7 +56,7 @@ import Testing
             #expect(!TestSupport.file(url, contains: Data(canary.utf8)))
             #expect(!TestSupport.file(db.walURL, contains: Data(canary.utf8)))
         }
-        try TestSupport.waitUntilClosed(url, options: options)
+        try TestSupport.waitUntilClosed(url)
         #expect(!TestSupport.file(url, contains: Data(canary.utf8)))
         #expect(!TestSupport.bytes(of: url).starts(with: Data("SQLite format 3".utf8)))
         let db = try TestSupport.open(url, options: options)
