@@ -194,6 +194,22 @@ package final class Statement {
         return Data(bytes: bytes, count: count)
     }
 
+    /// Replaces `data`'s contents with column `index`'s bytes (NULL and an empty blob give empty `Data`).
+    ///
+    /// Writes into `data`'s own storage when nothing else shares it, so a loop handing out one
+    /// row's bytes at a time allocates only when a row outgrows the storage or the previous row's
+    /// bytes were kept by someone.
+    package func copyBytes(_ index: Int32, into data: inout Data) {
+        let bytes = sqlite3_column_blob(handle, index)
+        let count = Int(sqlite3_column_bytes(handle, index))
+        guard count > 0, let bytes else {
+            data = Data()
+            return
+        }
+        data.count = count
+        data.withUnsafeMutableBytes { $0.copyMemory(from: UnsafeRawBufferPointer(start: bytes, count: count)) }
+    }
+
     /// Calls `body` with column `index`'s bytes without copying them (valid only inside `body`).
     package func withUnsafeBytes<R>(_ index: Int32, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         let count = Int(sqlite3_column_bytes(handle, index))

@@ -65,6 +65,19 @@ extension ReadTransaction {
         // Without a cache every row is decoded: resolve the chain once and decode straight into T.
         let chain = configs.config(for: collection).objectChain
         let read = chain.directRead(as: T.self)
+        if case .asIs? = read {
+            // T is Data, stored as is. One buffer serves every row: unless `body` keeps a row's
+            // bytes, the next row overwrites them in place instead of allocating and freeing a
+            // `Data` per row (a third of the cost of a raw enumeration; BENCHMARKS.md, W4r).
+            var bytes = Data()
+            try forEachRow(SQL.enumerateObjectsInCollection, binding: collection) { stmt, stop in
+                let key = stmt.text(0)
+                if let filter, !filter(key) { return }
+                stmt.copyBytes(1, into: &bytes)
+                try body(key, unsafeBitCast(bytes, to: T.self), &stop)
+            }
+            return
+        }
         try forEachRow(SQL.enumerateObjectsInCollection, binding: collection) { stmt, stop in
             let key = stmt.text(0)
             if let filter, !filter(key) { return }

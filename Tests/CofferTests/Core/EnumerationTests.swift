@@ -296,6 +296,36 @@ import Testing
         }
     }
 
+    /// Stored `Data` rows are handed out from one reused buffer when nothing is cached: the values
+    /// a body keeps stay intact whatever the rows after them hold (larger, smaller, inline-sized, empty).
+    @Test(arguments: [false, true])
+    func keptDataValuesSurviveTheRowsAfterThem(cached: Bool) throws {
+        let test = try TestDatabase(.raw)
+        test.database.registerData(forCollection: "blobs")
+        let sizes = [300, 5, 0, 1_000, 20, 14, 15, 299, 4_096, 1, 64, 0, 250]
+        var expected: [String: Data] = [:]
+        for (index, size) in sizes.enumerated() {
+            let key = "k" + String(index + 10)  // two digits: key order is index order
+            expected[key] = Data((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ index) })
+        }
+        try test.connection().readWrite { tx in
+            for (key, value) in expected { try tx.setObject(value, forKey: key, inCollection: "blobs") }
+        }
+        var config = ConnectionConfig()
+        config.objectCacheEnabled = cached
+        try test.connection(config: config).read { tx in
+            var kept: [String: Data] = [:]
+            var everyOther = false
+            try tx.enumerateKeysAndObjects(inCollection: "blobs", as: Data.self) { key, value, _ in
+                #expect(value == expected[key], "\(key) as read")
+                everyOther.toggle()
+                if everyOther { kept[key] = value }
+            }
+            #expect(kept.count == (sizes.count + 1) / 2)
+            for (key, value) in kept { #expect(value == expected[key], "\(key) after the rows that followed it") }
+        }
+    }
+
     @Test func keyListsLongerThanOneBatch() throws {
         let test = try TestDatabase()
         try test.connection().readWrite { tx in
