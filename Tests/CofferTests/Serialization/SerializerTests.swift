@@ -86,6 +86,22 @@ struct SerializerTests {
         }
     }
 
+    @Test("A codec for a class encodes its subclasses' instances as the class; exact types encode as themselves")
+    func subclassesAndExactTypes() throws {
+        let codec = Serializer.codable(Shape.self)
+        let plain = try codec.encode(Shape(sides: 3))
+        let derived = try codec.encode(Square())
+        #expect(String(decoding: plain, as: UTF8.self) == #"{"sides":3}"#)
+        #expect(String(decoding: derived, as: UTF8.self) == #"{"sides":4}"#)
+        #expect((try codec.decode(derived) as? Shape)?.sides == 4)
+        let sendableShape: any Sendable = Square()
+        #expect(try codec.encode(sendableShape) == derived)
+        let custom = Serializer.custom(
+            Shape.self, name: "sides", encode: { Data([UInt8($0.sides)]) }, decode: { Shape(sides: Int($0[0])) })
+        #expect(try custom.encode(Square()) == Data([4]))
+        #expect(errorCode { try custom.encode(3) } == .typeMismatch)
+    }
+
     @Test("Codec failures are codecFailed and do not quote the value")
     func codecFailuresHideValues() throws {
         let secret = "hunter2-secret-value"
@@ -115,4 +131,16 @@ struct SerializerTests {
         #expect(try codec.decode(try codec.encode(42)) as? Int == 42)
         #expect(errorCode { try codec.decode(Data("x".utf8)) } == .codecFailed)
     }
+}
+
+/// A `Codable` class whose subclass is encoded through a codec for the class.
+private class Shape: Codable, @unchecked Sendable {
+    let sides: Int
+    init(sides: Int) { self.sides = sides }
+}
+
+/// A subclass of ``Shape``; `@unchecked` as its only stored state is the superclass's constant.
+private final class Square: Shape, @unchecked Sendable {
+    init() { super.init(sides: 4) }
+    required init(from decoder: any Decoder) throws { try super.init(from: decoder) }
 }
