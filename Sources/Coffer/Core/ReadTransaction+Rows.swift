@@ -27,20 +27,32 @@ extension ReadTransaction {
     }
 
     func fetchColumn(_ sql: StaticString, _ ck: CollectionKey, found: inout Bool) throws -> Data? {
+        var data: Data?
+        found = try withRow(sql, ck) { stmt in data = stmt.data(1) }
+        return data
+    }
+
+    /// Column 1 of the row `ck` copied into `bytes` (see `Statement.copyBytes`); false when there
+    /// is no such row.
+    func fetchColumn(_ sql: StaticString, _ ck: CollectionKey, into bytes: inout Data) throws -> Bool {
+        try withRow(sql, ck) { stmt in stmt.copyBytes(1, into: &bytes) }
+    }
+
+    /// Runs a `SELECT … WHERE collection = ? AND key = ?` statement for `ck` and calls `read` on
+    /// its row; false when there is none.
+    private func withRow(_ sql: StaticString, _ ck: CollectionKey, _ read: (Statement) -> Void) throws -> Bool {
         try mapSQLite(collection: ck.collection, key: ck.key) {
             let stmt = try core.sqlite.cachedStatement(sql)
-            var data: Data?
-            var isFound = false
+            var found = false
             try stmt.withLent(ck.collection, at: 1) {
                 try stmt.withLent(ck.key, at: 2) {
                     defer { stmt.reset() }
                     guard try stmt.step() else { return }
-                    isFound = true
-                    data = stmt.data(1)
+                    found = true
+                    read(stmt)
                 }
             }
-            found = isFound
-            return data
+            return found
         }
     }
 

@@ -17,6 +17,17 @@ public class ReadTransaction {
     // own methods on its connection's queue, never reentrantly; the dynamic check was ~80
     // instructions per row.
     @exclusivity(unchecked) var configs: ConfigSnapshot
+    /// The storage of the last `Data` an uncached typed read handed out, for the next such read.
+    ///
+    /// The next read writes into it when the caller kept nothing, instead of allocating (W3r).
+    /// Unchecked like `configs`. Values above ``lentBytesLimit`` are not kept, so a transaction
+    /// never holds a large value's storage past its read.
+    @exclusivity(unchecked) var lentBytes = Data()
+    /// The largest value whose storage is reused for the next read or row.
+    ///
+    /// Reusing storage the caller kept copies its old contents first (copy on write): a few bytes
+    /// for a small value, but a second copy of a large one.
+    static let lentBytesLimit = 64 * 1024
     private(set) var isActive = true
     /// The extensions registered when the transaction began, in registration order.
     let extensionEntries: [ExtensionRegistry.Entry]
@@ -35,6 +46,7 @@ public class ReadTransaction {
     func invalidate() {
         isActive = false
         extensionTransactions.removeAll()
+        lentBytes = Data()
     }
 
     @inline(__always)
@@ -151,12 +163,18 @@ public class ReadTransaction {
             value = loaded
         } else {
             // Uncached reads decode straight into T when the collection's codec produces T.
-            guard let data = try fetchColumn(SQL.dataForKey, ck) else { return nil }
             // Through the shared config object: copying the chain out retained all its parts per read.
             let config = configs.config(for: ck.collection)
+            let read = config.objectChain.directRead(as: T.self)
+            if case .asIs? = read {
+                // T is Data, stored as is.
+                guard try fetchColumn(SQL.dataForKey, ck, into: &lentBytes) else { return nil }
+                defer { if lentBytes.count > Self.lentBytesLimit { lentBytes = Data() } }
+                return unsafeBitCast(lentBytes, to: T.self)
+            }
+            guard let data = try fetchColumn(SQL.dataForKey, ck) else { return nil }
             return try decodeObject(
-                data, as: T.self, chain: config.objectChain, config.objectChain.directRead(as: T.self),
-                collection: ck.collection, key: ck.key)
+                data, as: T.self, chain: config.objectChain, read, collection: ck.collection, key: ck.key)
         }
         let typed = try castDecoding(value, to: T.self, ck)
         if value is EncodedValue, core.config.objectCacheEnabled { core.objectCache.setValue(typed, forKey: ck) }

@@ -79,6 +79,38 @@ import Testing
         }
     }
 
+    /// Uncached reads of stored `Data` write into the storage of the previous read when the caller
+    /// kept nothing: values the caller keeps stay intact whatever the reads after them return, and
+    /// a missing row, an empty value and values past the reuse limit all come out right.
+    @Test func keptPointReadsOfDataSurviveTheReadsAfterThem() throws {
+        let db = try open()
+        let sizes = [300, 5, 0, 1_000, 14, 15, ReadTransaction.lentBytesLimit + 1, 250, 70_000, 1, 64]
+        var expected: [String: Data] = [:]
+        for (index, size) in sizes.enumerated() {
+            expected["k\(index)"] = Data((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ index) })
+        }
+        try db.newConnection().readWrite { tx in
+            for (key, value) in expected { try tx.setObject(value, forKey: key, inCollection: "raw") }
+        }
+        try uncached(db).read { tx in
+            var kept: [String: Data] = [:]
+            for round in 0..<2 {
+                for index in sizes.indices {
+                    let key = "k\(index)"
+                    let value = try tx.object(forKey: key, inCollection: "raw", as: Data.self)
+                    #expect(value == expected[key], "\(key) as read")
+                    if (index + round).isMultiple(of: 2) { kept[key] = value }
+                    #expect(try tx.object(forKey: "missing", inCollection: "raw", as: Data.self) == nil)
+                }
+            }
+            #expect(kept.count == sizes.count)
+            for (key, value) in kept {
+                #expect(value == expected[key], "\(key) after the reads that followed it")
+            }
+            #expect(tx.lentBytes.count <= ReadTransaction.lentBytesLimit)
+        }
+    }
+
     @Test func aTypeTheCodecDoesNotProduceIsATypedErrorNamingTheRow() throws {
         let db = try open()
         try db.newConnection().readWrite { tx in

@@ -302,7 +302,9 @@ import Testing
     func keptDataValuesSurviveTheRowsAfterThem(cached: Bool) throws {
         let test = try TestDatabase(.raw)
         test.database.registerData(forCollection: "blobs")
-        let sizes = [300, 5, 0, 1_000, 20, 14, 15, 299, 4_096, 1, 64, 0, 250]
+        let sizes = [
+            300, 5, 0, 1_000, 20, 14, 15, 299, 4_096, 1, 64, 0, ReadTransaction.lentBytesLimit + 1, 250, 70_000, 9,
+        ]
         var expected: [String: Data] = [:]
         for (index, size) in sizes.enumerated() {
             let key = "k" + String(index + 10)  // two digits: key order is index order
