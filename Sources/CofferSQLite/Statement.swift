@@ -194,20 +194,23 @@ package final class Statement {
         return Data(bytes: bytes, count: count)
     }
 
-    /// Replaces `data`'s contents with column `index`'s bytes (NULL and an empty blob give empty `Data`).
+    /// Replaces `data`'s contents with column `index`'s bytes (NULL and an empty blob give empty
+    /// `Data`); false when the column is NULL.
     ///
     /// Writes into `data`'s own storage when nothing else shares it, so a loop handing out one
     /// row's bytes at a time allocates only when a row outgrows the storage or the previous row's
     /// bytes were kept by someone.
-    package func copyBytes(_ index: Int32, into data: inout Data) {
+    @discardableResult
+    package func copyBytes(_ index: Int32, into data: inout Data) -> Bool {
         let bytes = sqlite3_column_blob(handle, index)
         let count = Int(sqlite3_column_bytes(handle, index))
         guard count > 0, let bytes else {
             data = Data()
-            return
+            return sqlite3_column_type(handle, index) != SQLITE_NULL
         }
         data.count = count
         data.withUnsafeMutableBytes { $0.copyMemory(from: UnsafeRawBufferPointer(start: bytes, count: count)) }
+        return true
     }
 
     /// Calls `body` with column `index`'s bytes without copying them (valid only inside `body`).

@@ -33,9 +33,11 @@ extension ReadTransaction {
     }
 
     /// Column 1 of the row `ck` copied into `bytes` (see `Statement.copyBytes`); false when there
-    /// is no such row.
+    /// is no such row or the column is NULL, as ``fetchColumn(_:_:)`` gives nil for both.
     func fetchColumn(_ sql: StaticString, _ ck: CollectionKey, into bytes: inout Data) throws -> Bool {
-        try withRow(sql, ck) { stmt in stmt.copyBytes(1, into: &bytes) }
+        var isNull = false
+        let found = try withRow(sql, ck) { stmt in isNull = !stmt.copyBytes(1, into: &bytes) }
+        return found && !isNull
     }
 
     /// Runs a `SELECT … WHERE collection = ? AND key = ?` statement for `ck` and calls `read` on

@@ -109,6 +109,14 @@ import Testing
             }
             #expect(tx.lentBytes.count <= ReadTransaction.lentBytesLimit)
         }
+        // A NULL stored value (only a foreign file has one) reads as no object, as it always did.
+        try db.newConnection().readWrite { tx in
+            try tx.core.sqlite.execute("UPDATE database2 SET data = NULL WHERE collection = 'raw' AND key = 'k0'")
+        }
+        try uncached(db).read { tx in
+            _ = try tx.object(forKey: "k1", inCollection: "raw", as: Data.self)
+            #expect(try tx.object(forKey: "k0", inCollection: "raw", as: Data.self) == nil)
+        }
     }
 
     @Test func aTypeTheCodecDoesNotProduceIsATypedErrorNamingTheRow() throws {
