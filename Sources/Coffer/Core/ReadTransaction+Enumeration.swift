@@ -75,7 +75,7 @@ extension ReadTransaction {
                 let key = stmt.text(0)
                 if let filter, !filter(key) { return }
                 stmt.copyBytes(1, into: &bytes)
-                defer { if bytes.count > Self.lentBytesLimit { bytes = Data() } }
+                defer { Self.releaseIfLarge(&bytes) }
                 try body(key, unsafeBitCast(bytes, to: T.self), &stop)
             }
             return

@@ -40,6 +40,12 @@ extension ReadTransaction {
         return found && !isNull
     }
 
+    /// Lets go of a reused buffer's storage once a value larger than ``lentBytesLimit`` has been
+    /// handed out of it.
+    static func releaseIfLarge(_ bytes: inout Data) {
+        if bytes.count > lentBytesLimit { bytes = Data() }
+    }
+
     /// Runs a `SELECT … WHERE collection = ? AND key = ?` statement for `ck` and calls `read` on
     /// its row; false when there is none.
     private func withRow(_ sql: StaticString, _ ck: CollectionKey, _ read: (Statement) -> Void) throws -> Bool {
@@ -75,7 +81,8 @@ extension ReadTransaction {
     ) throws -> T {
         switch read {
         case .asIs?:
-            // T is Data, checked by `directRead`: the bit pattern is the value.
+            // T is Data, checked by `directRead`: the bit pattern is the value. (The typed reads and
+            // enumerations hand such rows out of a reused buffer instead.)
             return unsafeBitCast(data, to: T.self)
         case .decode?:
             do {

@@ -169,7 +169,7 @@ public class ReadTransaction {
             if case .asIs? = read {
                 // T is Data, stored as is.
                 guard try fetchColumn(SQL.dataForKey, ck, into: &lentBytes) else { return nil }
-                defer { if lentBytes.count > Self.lentBytesLimit { lentBytes = Data() } }
+                defer { Self.releaseIfLarge(&lentBytes) }
                 return unsafeBitCast(lentBytes, to: T.self)
             }
             guard let data = try fetchColumn(SQL.dataForKey, ck) else { return nil }
