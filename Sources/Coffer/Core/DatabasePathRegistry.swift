@@ -22,32 +22,36 @@ enum DatabasePathRegistry {
     ///
     /// - Complexity: O(1), or up to ``releaseWait`` while a released database of `path` closes.
     static func claim(_ path: String) -> Bool {
-        let clock = ContinuousClock()
-        let deadline = clock.now + releaseWait
-        while true {
-            let outcome = claims.withLock { claims -> Bool? in
+        let outcome = poll(for: releaseWait) {
+            claims.withLock { claims -> Bool? in
                 guard let releasing = claims[path] else {
                     claims[path] = false
                     return true
                 }
                 return releasing ? nil : false
             }
-            if let outcome { return outcome }
-            guard clock.now < deadline else { return false }
-            Thread.sleep(forTimeInterval: 0.000_5)
         }
+        return outcome ?? false
     }
 
-    /// Waits until `path` is no longer claimed (nil: until no path is), polling every half
-    /// millisecond; false when still claimed after `timeout`.
+    /// Waits until `path` is no longer claimed (nil: until no path is); false when still claimed
+    /// after `timeout`.
     static func waitUntilReleased(_ path: String?, timeout: Duration) -> Bool {
+        let released = poll(for: timeout) {
+            claims.withLock { claims in path.map { claims[$0] == nil } ?? claims.isEmpty } ? true : nil
+        }
+        return released ?? false
+    }
+
+    /// Calls `attempt` every half millisecond until it gives an answer or `timeout` has passed.
+    private static func poll<T>(for timeout: Duration, _ attempt: () -> T?) -> T? {
         let clock = ContinuousClock()
         let deadline = clock.now + timeout
-        while claims.withLock({ claims in path.map { claims[$0] != nil } ?? !claims.isEmpty }) {
-            guard clock.now < deadline else { return false }
+        while true {
+            if let answer = attempt() { return answer }
+            guard clock.now < deadline else { return nil }
             Thread.sleep(forTimeInterval: 0.000_5)
         }
-        return true
     }
 
     /// Marks `path` as going away: its `Database` is deinitializing and will ``release(_:)`` it.
