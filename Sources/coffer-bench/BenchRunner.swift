@@ -1,3 +1,4 @@
+import Coffer
 import Foundation
 
 /// The harness: prepares the records, checks them, runs every selected suite under every configuration and reports.
@@ -154,9 +155,10 @@ struct BenchRunner {
             + "w11_repetitions=\(options.openRepetitions) c_checkpoint=\(options.cCheckpoint.rawValue)"
             + "(\(options.cCheckpoint == .off ? "wal_autocheckpoint=0" : "wal_autocheckpoint=1000,inline")) "
             + "c_w10_checkpoint=automatic(wal_autocheckpoint=1000,inline) "
-            + "c_auto_vacuum=\(options.cAutoVacuum.rawValue) coffer_checkpoint=background-passive-after-commit"
+            + "c_auto_vacuum=\(options.cAutoVacuum.rawValue) coffer_checkpoint=background-passive-after-a-pause-in-commits"
             + "(autocheckpoint=0) coffer_auto_vacuum=FULL coffer_wal_truncation_bytes="
-            + (options.cofferWALTruncationBytes.map(String.init) ?? "default(4194304)")
+            + (options.cofferWALTruncationBytes.map(String.init)
+                ?? "default(\(DatabaseOptions().walTruncationThreshold))")
     }
 
     private func runs(_ suite: any BenchmarkSuite, _ selected: Set<String>) -> Bool {

@@ -25,7 +25,8 @@ public struct DatabaseOptions: Sendable {
     /// When the WAL grows past this many bytes, Coffer truncates it as soon as no reader pins it.
     ///
     /// Truncating restarts the log, which makes every connection drop its page cache (and decrypt its pages again),
-    /// so the default is generous: 64 MiB.
+    /// so the default is generous: 64 MiB. Past it, a background checkpoint also stops waiting for a pause in the
+    /// commits.
     public var walTruncationThreshold = 64 * 1024 * 1024
     /// What to do when the file exists but cannot be opened as a database.
     public var corruptAction: CorruptAction = .fail

@@ -34,30 +34,80 @@ final class WALCheckpointer: Sendable {
     /// automatic checkpoint uses the same figure; Coffer runs it in the background instead).
     static let checkpointFrames = 1000
 
-    /// Called after each commit with the WAL's size: schedules a checkpoint once the log has
-    /// grown by ``checkpointFrames`` (or by the truncation threshold, if smaller) since the last
-    /// one was scheduled. (A log that a reader or a
-    /// running checkpoint keeps from restarting would otherwise schedule one after every commit.)
+    /// How long no commit must have come before a scheduled checkpoint starts, in nanoseconds.
+    ///
+    /// A checkpoint's reads, writes and fsyncs slow the commits made beside it: W2's 2,000 small
+    /// transactions right after W1's bulk write took a quarter longer while W1's frames were being
+    /// checkpointed. So a checkpoint waits for a pause in a burst of commits, up to
+    /// ``longestDeferral``.
+    static let quietPeriod: UInt64 = 50_000_000
+
+    /// The longest a scheduled checkpoint waits for a pause, in nanoseconds: it then runs even
+    /// while commits go on.
+    static let longestDeferral: UInt64 = 1_000_000_000
+
+    /// The time of the last commit the WAL hook reported, in nanoseconds of `DispatchTime`.
+    private let lastCommit = Atomic<UInt64>(0)
+    /// Whether the log passed the truncation threshold since the last checkpoint was scheduled.
+    private let overThreshold = Atomic<Bool>(false)
+
+    /// Called after each commit with the WAL's size, to schedule the next checkpoint.
+    ///
+    /// One is scheduled once the log has grown by ``checkpointFrames`` (or by the truncation
+    /// threshold, if smaller) since the last one was scheduled: a log that a reader or a running
+    /// checkpoint keeps from restarting would otherwise schedule one after every commit. It waits
+    /// for a pause in the commits, unless the log passed the truncation threshold.
     func noteWAL(frames: Int) {
+        lastCommit.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed)
+        let pageSize = max(1, currentPageSize.load(ordering: .relaxed))
         let last = framesAtLastSchedule.load(ordering: .relaxed)
         let base = frames < last ? 0 : last  // the log restarted from the beginning
-        let step = max(
-            1, min(Self.checkpointFrames, truncationThreshold / max(1, currentPageSize.load(ordering: .relaxed))))
+        let step = max(1, min(Self.checkpointFrames, truncationThreshold / pageSize))
         guard frames - base >= step else {
             if base != last { framesAtLastSchedule.store(0, ordering: .relaxed) }
             return
         }
         framesAtLastSchedule.store(frames, ordering: .relaxed)
-        schedule()
+        let large = frames * pageSize >= truncationThreshold
+        if large { overThreshold.store(true, ordering: .relaxed) }
+        schedule(waitingForAPause: !large)
     }
 
-    /// Runs a checkpoint soon on the checkpoint queue; several requests coalesce into one.
-    func schedule() {
+    /// Runs a checkpoint on the checkpoint queue — at once, or after a pause in the commits;
+    /// several requests coalesce into one.
+    private func schedule(waitingForAPause: Bool) {
         guard !pending.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        queue.async { [self] in
-            pending.store(false, ordering: .releasing)
-            run()
+        guard waitingForAPause else {
+            queue.async { [self] in runPending() }
+            return
         }
+        let scheduled = DispatchTime.now().uptimeNanoseconds
+        queue.asyncAfter(deadline: .now() + .nanoseconds(Int(Self.quietPeriod))) { [self] in
+            runAfterAPause(scheduledAt: scheduled)
+        }
+    }
+
+    /// Runs the pending checkpoint when no commit came for ``quietPeriod``, it waited
+    /// ``longestDeferral`` or the log passed the truncation threshold meanwhile; otherwise looks
+    /// again when the quiet period could have passed.
+    private func runAfterAPause(scheduledAt scheduled: UInt64) {
+        let now = DispatchTime.now().uptimeNanoseconds
+        // Commits are stamped on other threads: one may carry a time a little after `now`.
+        let sinceCommit = now - min(now, lastCommit.load(ordering: .relaxed))
+        let due = now - min(now, scheduled) >= Self.longestDeferral || overThreshold.load(ordering: .relaxed)
+        guard sinceCommit >= Self.quietPeriod || due else {
+            queue.asyncAfter(deadline: .now() + .nanoseconds(Int(Self.quietPeriod - sinceCommit))) { [self] in
+                runAfterAPause(scheduledAt: scheduled)
+            }
+            return
+        }
+        runPending()
+    }
+
+    private func runPending() {
+        overThreshold.store(false, ordering: .relaxed)
+        pending.store(false, ordering: .releasing)
+        run()
     }
 
     /// Copies committed WAL frames back into the file; truncates the WAL once it passed the

@@ -1,0 +1,59 @@
+import CofferTestSupport
+import Foundation
+import Testing
+
+@testable import Coffer
+
+/// When Coffer's background checkpoints run: after a pause in the commits, or in bounded time.
+///
+/// Even commits that never pause get a checkpoint. A checkpoint is seen by the database file
+/// growing: until one runs, every committed page stays in the WAL.
+@Suite struct CheckpointSchedulingTests {
+    private static let value = String(repeating: "v", count: 3000)
+    /// Enough 3,000-byte values for well over 1,000 pages of WAL, the step that schedules a checkpoint.
+    private static let burst = 1500
+    /// The file holds at least this much once the burst was checkpointed into it.
+    private static let checkpointedSize = 4 * 1024 * 1024
+
+    private func fileSize(_ url: URL) -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: url.path)[.size]) as? Int) ?? 0
+    }
+
+    private func writeBurst(_ conn: Connection) throws {
+        try conn.readWrite { tx in
+            for index in 0..<Self.burst {
+                try tx.setObject(Self.value, forKey: "k\(index)", inCollection: "burst")
+            }
+        }
+    }
+
+    @Test func aBurstIsCheckpointedOnceItsCommitsPause() throws {
+        let test = try TestDatabase()
+        let conn = try test.connection()
+        try writeBurst(conn)
+        #expect(fileSize(test.database.walURL) > Self.checkpointedSize)
+        #expect(
+            TestSupport.wait { fileSize(test.url) >= Self.checkpointedSize },
+            "no checkpoint copied the burst into the file after the commits stopped")
+        #expect(try conn.read { tx in try tx.numberOfKeys(inCollection: "burst") } == Self.burst)
+    }
+
+    @Test func commitsThatNeverPauseStillGetACheckpoint() throws {
+        let test = try TestDatabase()
+        let conn = try test.connection()
+        try writeBurst(conn)
+        // Small commits back to back, far closer together than the quiet period, until the burst
+        // reached the file (the longest deferral is 1 s) or 10 s passed.
+        let deadline = ContinuousClock.now + .seconds(10)
+        var commits = 0
+        while fileSize(test.url) < Self.checkpointedSize, ContinuousClock.now < deadline {
+            try conn.readWrite { tx in try tx.setObject(commits, forKey: "counter", inCollection: "ticks") }
+            commits += 1
+        }
+        #expect(
+            fileSize(test.url) >= Self.checkpointedSize,
+            "\(commits) commits without a pause kept every checkpoint waiting for 10 s")
+        let last = try conn.read { tx in try tx.object(forKey: "counter", inCollection: "ticks", as: Int.self) }
+        #expect(last == commits - 1)
+    }
+}
