@@ -96,7 +96,8 @@ public final class Database: Sendable {
             self.keying = Locked(
                 HandleKeying(key: opened.handleKey, cipher: opened.handleCipher, pageSize: opened.pageSize))
             self.checkpointer = WALCheckpointer(
-                handle: opened.handle, path: url.path, pageSize: opened.pageSize, options: options, logger: logger)
+                handle: opened.handle, path: url.path, pageSize: opened.pageSize, activity: gate, options: options,
+                logger: logger)
             self.notifier = CommitNotifier(queue: DispatchQueue(label: "coffer.database.notifications"))
             self.openedSnapshot = opened.snapshot
             self.state = Locked(

@@ -5,10 +5,13 @@ import Foundation
 ///
 /// Transactions hold the gate shared for their whole duration (a long-lived read holds it
 /// until it ends); rotation holds it exclusively. Waiting is bounded by the busy timeout.
+/// Background checkpoints ask it how long the database has been idle.
 final class DatabaseAccessGate: Sendable {
     private struct State {
         var shared = 0
         var exclusive = false
+        /// When the last transaction ended, in `DispatchTime` nanoseconds.
+        var lastLeft: UInt64 = 0
     }
 
     private let state = Locked(State())
@@ -32,7 +35,15 @@ final class DatabaseAccessGate: Sendable {
     }
 
     func leaveShared() {
-        state.withLock { $0.shared -= 1 }
+        state.withLock { state in
+            state.shared -= 1
+            if state.shared == 0 { state.lastLeft = DispatchTime.now().uptimeNanoseconds }
+        }
+    }
+
+    /// How long no transaction has been open at `now` (`DispatchTime` nanoseconds); 0 while one is.
+    func idleTime(at now: UInt64) -> UInt64 {
+        state.withLock { state in state.shared > 0 ? 0 : now - min(now, state.lastLeft) }
     }
 
     /// Blocks new shared holds, waits (up to `timeout`) for current ones to end, runs `body`.

@@ -26,7 +26,7 @@ public struct DatabaseOptions: Sendable {
     ///
     /// Truncating restarts the log, which makes every connection drop its page cache (and decrypt its pages again),
     /// so the default is generous: 64 MiB. Past it, a background checkpoint also stops waiting for a pause in the
-    /// commits.
+    /// transactions.
     public var walTruncationThreshold = 64 * 1024 * 1024
     /// What to do when the file exists but cannot be opened as a database.
     public var corruptAction: CorruptAction = .fail

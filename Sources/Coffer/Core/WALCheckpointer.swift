@@ -21,8 +21,12 @@ final class WALCheckpointer: Sendable {
     private let busyTimeoutMilliseconds: Int32
     private let logger: Logger
 
-    init(handle: SQLiteConnection, path: String, pageSize: Int, options: DatabaseOptions, logger: Logger) {
+    init(
+        handle: SQLiteConnection, path: String, pageSize: Int, activity: DatabaseAccessGate, options: DatabaseOptions,
+        logger: Logger
+    ) {
         self.handle = Locked(handle)
+        self.activity = activity
         self.path = path
         self.currentPageSize = Atomic(pageSize)
         self.truncationThreshold = options.walTruncationThreshold
@@ -34,20 +38,21 @@ final class WALCheckpointer: Sendable {
     /// automatic checkpoint uses the same figure; Coffer runs it in the background instead).
     static let checkpointFrames = 1000
 
-    /// How long no commit must have come before a scheduled checkpoint starts, in nanoseconds.
+    /// How long the database must have had no transaction open before a scheduled checkpoint
+    /// starts, in nanoseconds.
     ///
-    /// A checkpoint's reads, writes and fsyncs slow the commits made beside it: W2's 2,000 small
-    /// transactions right after W1's bulk write took a quarter longer while W1's frames were being
-    /// checkpointed. So a checkpoint waits for a pause in a burst of commits, up to
-    /// ``longestDeferral``.
+    /// A checkpoint's reads, writes and fsyncs slow the transactions running beside it: W2's
+    /// 2,000 small transactions right after W1's bulk write took a quarter longer while W1's
+    /// frames were being checkpointed, and W4r's enumeration slowed when the checkpoint ran beside
+    /// it instead (two cores). So a checkpoint waits for a pause, up to ``longestDeferral``.
     static let quietPeriod: UInt64 = 50_000_000
 
     /// The longest a scheduled checkpoint waits for a pause, in nanoseconds: it then runs even
-    /// while commits go on.
+    /// while transactions go on.
     static let longestDeferral: UInt64 = 1_000_000_000
 
-    /// The time of the last commit the WAL hook reported, in nanoseconds of `DispatchTime`.
-    private let lastCommit = Atomic<UInt64>(0)
+    /// Tells how long the database has been without an open transaction.
+    private let activity: DatabaseAccessGate
     /// Whether the log passed the truncation threshold since the last checkpoint was scheduled.
     private let overThreshold = Atomic<Bool>(false)
 
@@ -56,9 +61,8 @@ final class WALCheckpointer: Sendable {
     /// One is scheduled once the log has grown by ``checkpointFrames`` (or by the truncation
     /// threshold, if smaller) since the last one was scheduled: a log that a reader or a running
     /// checkpoint keeps from restarting would otherwise schedule one after every commit. It waits
-    /// for a pause in the commits, unless the log passed the truncation threshold.
+    /// for a pause in the transactions, unless the log passed the truncation threshold.
     func noteWAL(frames: Int) {
-        lastCommit.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed)
         let pageSize = max(1, currentPageSize.load(ordering: .relaxed))
         let last = framesAtLastSchedule.load(ordering: .relaxed)
         let base = frames < last ? 0 : last  // the log restarted from the beginning
@@ -73,8 +77,8 @@ final class WALCheckpointer: Sendable {
         schedule(waitingForAPause: !large)
     }
 
-    /// Runs a checkpoint on the checkpoint queue — at once, or after a pause in the commits;
-    /// several requests coalesce into one.
+    /// Runs a checkpoint on the checkpoint queue — at once, or after a pause in the
+    /// transactions; several requests coalesce into one.
     private func schedule(waitingForAPause: Bool) {
         guard !pending.exchange(true, ordering: .acquiringAndReleasing) else { return }
         guard waitingForAPause else {
@@ -87,16 +91,15 @@ final class WALCheckpointer: Sendable {
         }
     }
 
-    /// Runs the pending checkpoint when no commit came for ``quietPeriod``, it waited
+    /// Runs the pending checkpoint when no transaction was open for ``quietPeriod``, it waited
     /// ``longestDeferral`` or the log passed the truncation threshold meanwhile; otherwise looks
     /// again when the quiet period could have passed.
     private func runAfterAPause(scheduledAt scheduled: UInt64) {
         let now = DispatchTime.now().uptimeNanoseconds
-        // Commits are stamped on other threads: one may carry a time a little after `now`.
-        let sinceCommit = now - min(now, lastCommit.load(ordering: .relaxed))
+        let idle = activity.idleTime(at: now)
         let due = now - min(now, scheduled) >= Self.longestDeferral || overThreshold.load(ordering: .relaxed)
-        guard sinceCommit >= Self.quietPeriod || due else {
-            queue.asyncAfter(deadline: .now() + .nanoseconds(Int(Self.quietPeriod - sinceCommit))) { [self] in
+        guard idle >= Self.quietPeriod || due else {
+            queue.asyncAfter(deadline: .now() + .nanoseconds(Int(Self.quietPeriod - idle))) { [self] in
                 runAfterAPause(scheduledAt: scheduled)
             }
             return

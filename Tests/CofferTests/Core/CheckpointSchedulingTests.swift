@@ -4,10 +4,11 @@ import Testing
 
 @testable import Coffer
 
-/// When Coffer's background checkpoints run: after a pause in the commits, or in bounded time.
+/// When Coffer's background checkpoints run: after a pause in the transactions, or in bounded time.
 ///
-/// Even commits that never pause get a checkpoint. A checkpoint is seen by the database file
-/// growing: until one runs, every committed page stays in the WAL.
+/// Even commits that never pause, or a read that stays open, get a checkpoint within about a
+/// second. A checkpoint is seen by the database file growing: until one runs, every committed
+/// page stays in the WAL.
 @Suite struct CheckpointSchedulingTests {
     private static let value = String(repeating: "v", count: 3000)
     /// Enough 3,000-byte values for well over 1,000 pages of WAL, the step that schedules a checkpoint.
@@ -27,7 +28,7 @@ import Testing
         }
     }
 
-    @Test func aBurstIsCheckpointedOnceItsCommitsPause() throws {
+    @Test func aBurstIsCheckpointedOnceTheTransactionsPause() throws {
         let test = try TestDatabase()
         let conn = try test.connection()
         try writeBurst(conn)
@@ -55,5 +56,19 @@ import Testing
             "\(commits) commits without a pause kept every checkpoint waiting for 10 s")
         let last = try conn.read { tx in try tx.object(forKey: "counter", inCollection: "ticks", as: Int.self) }
         #expect(last == commits - 1)
+    }
+
+    @Test func aReadThatStaysOpenDelaysTheCheckpointOnlySoLong() throws {
+        let test = try TestDatabase()
+        let writer = try test.connection()
+        let reader = try test.connection()
+        try writeBurst(writer)
+        let (count, checkpointed) = try reader.read { tx throws -> (Int, Bool) in
+            // The read pins the burst's snapshot, so a passive checkpoint can copy all of it.
+            let count = try tx.numberOfKeys(inCollection: "burst")
+            return (count, TestSupport.wait(timeout: .seconds(10)) { fileSize(test.url) >= Self.checkpointedSize })
+        }
+        #expect(count == Self.burst)
+        #expect(checkpointed, "an open read transaction kept the checkpoint waiting for 10 s")
     }
 }
