@@ -107,6 +107,10 @@ int cb_open(const char *path, const void *key, int key_len, const cb_settings *s
     int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX;
     int rc = sqlite3_open_v2(path, &db->sqlite, flags, NULL);
     if (rc != SQLITE_OK) return cb_fail(db, rc, "opening the database");
+    /* Coffer's default busy timeout. Without one, a writer whose BEGIN IMMEDIATE meets the WAL write lock
+     * held for a moment by a reader (which takes it to re-read a wal-index header it caught mid-update)
+     * fails with SQLITE_BUSY: one W10 run of the C baseline ended so. */
+    sqlite3_busy_timeout(db->sqlite, 10000);
     rc = sqlite3_key(db->sqlite, key, key_len);
     if (rc != SQLITE_OK) return cb_fail(db, rc, "keying the database");
     rc = apply_cipher_settings(db, settings);

@@ -155,7 +155,8 @@ struct BenchRunner {
             + "w11_repetitions=\(options.openRepetitions) c_checkpoint=\(options.cCheckpoint.rawValue)"
             + "(\(options.cCheckpoint == .off ? "wal_autocheckpoint=0" : "wal_autocheckpoint=1000,inline")) "
             + "c_w10_checkpoint=automatic(wal_autocheckpoint=1000,inline) "
-            + "c_auto_vacuum=\(options.cAutoVacuum.rawValue) coffer_checkpoint=background-passive-when-idle"
+            + "c_busy_timeout_ms=10000 c_auto_vacuum=\(options.cAutoVacuum.rawValue) "
+            + "coffer_checkpoint=background-passive-when-idle"
             + "(autocheckpoint=0) coffer_auto_vacuum=FULL coffer_wal_truncation_bytes="
             + (options.cofferWALTruncationBytes.map(String.init)
                 ?? "default(\(DatabaseOptions().walTruncationThreshold))")

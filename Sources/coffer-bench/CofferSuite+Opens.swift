@@ -63,9 +63,10 @@ extension CofferSuite {
             // millisecond or two between blocks of runs, as much as the raw open the limit allows for.
             var unwraps: [Double] = []
             let keyFileOpens = try repeated {
-                unwraps.append(
-                    try Stopwatch.measure { try KeyFile.read(from: keyFileURL).unwrap(passphrase: BenchKeys.passphrase) }
-                        .seconds)
+                let unwrap = try Stopwatch.measure {
+                    try KeyFile.read(from: keyFileURL).unwrap(passphrase: BenchKeys.passphrase)
+                }
+                unwraps.append(unwrap.seconds)
                 return try Self.timedOpen(url, context, key: keyFile)
             }
             let rawMedian = Stopwatch.median(opens)
