@@ -49,7 +49,12 @@ final class WALCheckpointer: Sendable {
 
     /// The longest a scheduled checkpoint waits for a pause, in nanoseconds: it then runs even
     /// while transactions go on.
-    static let longestDeferral: UInt64 = 1_000_000_000
+    ///
+    /// Until a checkpoint syncs the WAL, commits made with `synchronous = NORMAL` can be lost to a
+    /// power cut; five seconds is the interval at which ext4 commits its journal, and shorter than
+    /// the 30 s the kernel lets written data wait in memory. The WAL's size needs no time limit: past
+    /// the truncation threshold the checkpoint does not wait at all.
+    static let longestDeferral: UInt64 = 5_000_000_000
 
     /// Tells how long the database has been without an open transaction.
     private let activity: DatabaseAccessGate

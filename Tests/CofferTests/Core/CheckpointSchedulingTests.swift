@@ -6,8 +6,8 @@ import Testing
 
 /// When Coffer's background checkpoints run: after a pause in the transactions, or in bounded time.
 ///
-/// Even commits that never pause, or a read that stays open, get a checkpoint within about a
-/// second. A checkpoint is seen by the database file growing: until one runs, every committed
+/// Even commits that never pause, or a read that stays open, get a checkpoint within about five
+/// seconds. A checkpoint is seen by the database file growing: until one runs, every committed
 /// page stays in the WAL.
 @Suite struct CheckpointSchedulingTests {
     private static let value = String(repeating: "v", count: 3000)
@@ -43,17 +43,18 @@ import Testing
         let test = try TestDatabase()
         let conn = try test.connection()
         try writeBurst(conn)
-        // Small commits back to back, far closer together than the quiet period, until the burst
-        // reached the file (the longest deferral is 1 s) or 10 s passed.
-        let deadline = ContinuousClock.now + .seconds(10)
+        // Small commits 5 ms apart, far closer together than the quiet period, until the burst
+        // reached the file (the longest deferral is 5 s) or 15 s passed.
+        let deadline = ContinuousClock.now + .seconds(15)
         var commits = 0
         while fileSize(test.url) < Self.checkpointedSize, ContinuousClock.now < deadline {
             try conn.readWrite { tx in try tx.setObject(commits, forKey: "counter", inCollection: "ticks") }
             commits += 1
+            Thread.sleep(forTimeInterval: 0.005)
         }
         #expect(
             fileSize(test.url) >= Self.checkpointedSize,
-            "\(commits) commits without a pause kept every checkpoint waiting for 10 s")
+            "\(commits) commits without a pause kept every checkpoint waiting for 15 s")
         let last = try conn.read { tx in try tx.object(forKey: "counter", inCollection: "ticks", as: Int.self) }
         #expect(last == commits - 1)
     }
@@ -66,9 +67,9 @@ import Testing
         let (count, checkpointed) = try reader.read { tx throws -> (Int, Bool) in
             // The read pins the burst's snapshot, so a passive checkpoint can copy all of it.
             let count = try tx.numberOfKeys(inCollection: "burst")
-            return (count, TestSupport.wait(timeout: .seconds(10)) { fileSize(test.url) >= Self.checkpointedSize })
+            return (count, TestSupport.wait(timeout: .seconds(15)) { fileSize(test.url) >= Self.checkpointedSize })
         }
         #expect(count == Self.burst)
-        #expect(checkpointed, "an open read transaction kept the checkpoint waiting for 10 s")
+        #expect(checkpointed, "an open read transaction kept the checkpoint waiting for 15 s")
     }
 }
