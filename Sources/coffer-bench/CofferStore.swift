@@ -102,7 +102,7 @@ enum CofferStore {
             (key: "hmac", value: database.options.cipher.useHMAC.map { $0 ? "on" : "off" } ?? "default(on)"),
             (key: "synchronous", value: try connection.pragmaSynchronous()),
             (key: "auto_vacuum", value: try connection.pragmaAutoVacuum()),
-            (key: "checkpoint", value: "coffer(autocheckpoint=0,background-passive-after-50ms-idle-at-most-1s-late)"),
+            (key: "checkpoint", value: "coffer(autocheckpoint=0,background-passive-after-50ms-idle-at-most-5s-late)"),
             (key: "wal_truncation_threshold", value: String(database.options.walTruncationThreshold)),
         ]
     }
