@@ -77,23 +77,16 @@ final class WALCheckpointer: Sendable {
             return
         }
         framesAtLastSchedule.store(frames, ordering: .relaxed)
-        let large = frames * pageSize >= truncationThreshold
-        if large { overThreshold.store(true, ordering: .relaxed) }
-        schedule(waitingForAPause: !large)
+        if frames * pageSize >= truncationThreshold { overThreshold.store(true, ordering: .relaxed) }
+        schedule()
     }
 
-    /// Runs a checkpoint on the checkpoint queue — at once, or after a pause in the
-    /// transactions; several requests coalesce into one.
-    private func schedule(waitingForAPause: Bool) {
+    /// Runs a checkpoint on the checkpoint queue — at once past the truncation threshold,
+    /// otherwise after a pause in the transactions; several requests coalesce into one.
+    private func schedule() {
         guard !pending.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        guard waitingForAPause else {
-            queue.async { [self] in runPending() }
-            return
-        }
         let scheduled = DispatchTime.now().uptimeNanoseconds
-        queue.asyncAfter(deadline: .now() + .nanoseconds(Int(Self.quietPeriod))) { [self] in
-            runAfterAPause(scheduledAt: scheduled)
-        }
+        queue.async { [self] in runAfterAPause(scheduledAt: scheduled) }
     }
 
     /// Runs the pending checkpoint when no transaction was open for ``quietPeriod``, it waited
@@ -109,10 +102,6 @@ final class WALCheckpointer: Sendable {
             }
             return
         }
-        runPending()
-    }
-
-    private func runPending() {
         overThreshold.store(false, ordering: .relaxed)
         pending.store(false, ordering: .releasing)
         run()
