@@ -42,7 +42,7 @@ enum StageSpec: Encodable, Sendable {
 struct ChainSpec: Encodable, Sendable {
     var codec: FixtureCodec
     var stages: [StageSpec] = []
-    /// Recorded only when `false` (the chain refuses unencrypted blobs).
+    /// Recorded only when set; absent means the library's default (strict for a chain that encrypts).
     var acceptsUnencryptedBlobs: Bool?
 
     /// The Coffer chain for the object or metadata column.
@@ -50,7 +50,7 @@ struct ChainSpec: Encodable, Sendable {
     func chain(role: SerializerChain.Role, keyrings: [String: Keyring]) throws -> SerializerChain {
         SerializerChain(
             codec: codec.serializer, stages: try stages.map { try $0.stage(keyrings: keyrings) }, role: role,
-            acceptsUnencryptedBlobs: acceptsUnencryptedBlobs ?? true)
+            acceptsUnencryptedBlobs: acceptsUnencryptedBlobs ?? false)
     }
 }
 

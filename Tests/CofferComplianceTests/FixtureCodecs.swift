@@ -66,9 +66,10 @@ enum FixtureCodecs {
                 throw FixtureFailure("unknown stage \(stage.stage)")
             }
         }
+        // Absent means the library's default: a chain that encrypts refuses unencrypted blobs.
         return SerializerChain(
             codec: try serializer(spec.codec), stages: stages, role: role,
-            acceptsUnencryptedBlobs: spec.acceptsUnencryptedBlobs ?? true)
+            acceptsUnencryptedBlobs: spec.acceptsUnencryptedBlobs ?? false)
     }
 
     /// The keyring a spec describes.

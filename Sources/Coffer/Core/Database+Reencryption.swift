@@ -22,6 +22,15 @@ extension Database {
     /// returning false, or by a crash — resumes where it stopped when called again.
     /// Values are re-encrypted as they are: they keep their bytes, nobody is notified, and
     /// extensions are not involved.
+    ///
+    /// A run examines only the rows that existed when it started (up to the highest rowid then):
+    /// rows inserted meanwhile are written under the current key already, and would otherwise keep
+    /// a run going for as long as writers insert.
+    ///
+    /// Rows that are not encrypted at all (a collection that newly gained an encryption stage) are
+    /// read only when the chain was created with `acceptsUnencryptedBlobs: true`, the explicit
+    /// migration setting; under the default, such a row stops the run with `.serialization`
+    /// (``SerializationError/Code/unencryptedBlob``) and is left as it is.
     /// - Parameters:
     ///   - collection: The collection whose blobs move to the current key.
     ///   - batchSize: How many rows each write transaction examines.
@@ -37,11 +46,13 @@ extension Database {
     ) throws -> ReencryptionProgress {
         let connection = try newConnection(
             config: ConnectionConfig(objectCacheEnabled: false, metadataCacheEnabled: false))
-        let total = try connection.read { try $0.numberOfKeys(inCollection: collection) }
+        let (total, lastRowid) = try connection.read { tx in
+            (try tx.numberOfKeys(inCollection: collection), try tx.highestRowid(inCollection: collection))
+        }
         var status = ReencryptionProgress(examined: 0, rewritten: 0, total: total)
         while true {
             let (examined, rewritten, done) = try connection.readWrite { tx in
-                try tx.reencryptBatch(collection: collection, limit: max(1, batchSize))
+                try tx.reencryptBatch(collection: collection, through: lastRowid, limit: max(1, batchSize))
             }
             status.examined += examined
             status.rewritten += rewritten
@@ -51,21 +62,32 @@ extension Database {
     }
 }
 
+extension ReadTransaction {
+    /// The highest rowid of `collection` (0 when it is empty).
+    func highestRowid(inCollection collection: String) throws -> Int64 {
+        try mapSQLite(collection: collection) {
+            try scalar(SQL.highestRowidInCollection, collection) ?? 0
+        }
+    }
+}
+
 extension ReadWriteTransaction {
     static let reencryptionRecord = "coffer.reencrypt"
 
-    /// Re-encrypts up to `limit` rows after the saved cursor; returns (examined, rewritten, finished).
-    func reencryptBatch(collection: String, limit: Int) throws -> (Int, Int, Bool) {
+    /// Re-encrypts up to `limit` rows after the saved cursor and at most `lastRowid`; returns
+    /// (examined, rewritten, finished).
+    func reencryptBatch(collection: String, through lastRowid: Int64, limit: Int) throws -> (Int, Int, Bool) {
         let config = configs.config(for: collection)
         let cursor = try yapInt(extension: Self.reencryptionRecord, key: collection) ?? 0
         var rows: [(rowid: Int64, key: String, data: Data?, metadata: Data?)] = []
         try mapSQLite(collection: collection) {
             let stmt = try core.sqlite.prepare(
-                #"SELECT "rowid", "key", "data", "metadata" FROM "database2" WHERE "collection" = ? AND "rowid" > ? ORDER BY "rowid" LIMIT ?"#
+                #"SELECT "rowid", "key", "data", "metadata" FROM "database2" WHERE "collection" = ? AND "rowid" > ? AND "rowid" <= ? ORDER BY "rowid" LIMIT ?"#
             )
             try stmt.bind(collection, at: 1)
             try stmt.bind(cursor, at: 2)
-            try stmt.bind(Int64(limit), at: 3)
+            try stmt.bind(lastRowid, at: 3)
+            try stmt.bind(Int64(limit), at: 4)
             while try stmt.step() { rows.append((stmt.int64(0), stmt.text(1), stmt.data(2), stmt.data(3))) }
         }
         var rewritten = 0
@@ -83,7 +105,7 @@ extension ReadWriteTransaction {
             }
             rewritten += 1
         }
-        let finished = rows.count < limit
+        let finished = rows.count < limit || rows.last?.rowid == lastRowid
         if finished {
             try removeYapValue(extension: Self.reencryptionRecord, key: collection)
         } else if let last = rows.last {

@@ -39,6 +39,12 @@ enum SQL {
     static let rowForRowid: StaticString =
         #"SELECT "collection", "key", "data", "metadata" FROM "database2" WHERE "rowid" = ?"#
 
+    static let highestRowidInCollection: StaticString =
+        #"SELECT MAX("rowid") FROM "database2" WHERE "collection" = ?"#
+    /// A batch of a collection's rows in rowid order: after a rowid, up to another, at most a count.
+    static let rowidsAndKeysInCollection: StaticString =
+        #"SELECT "rowid", "key" FROM "database2" WHERE "collection" = ? AND "rowid" > ? AND "rowid" <= ? ORDER BY "rowid" LIMIT ?"#
+
     static let insert: StaticString =
         #"INSERT INTO "database2" ("collection", "key", "data", "metadata") VALUES (?, ?, ?, ?)"#
     static let updateAll: StaticString = #"UPDATE "database2" SET "data" = ?, "metadata" = ? WHERE "rowid" = ?"#

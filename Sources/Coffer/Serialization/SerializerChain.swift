@@ -11,11 +11,16 @@
 /// blob no stage changed is the codec's bytes, exactly as YapDatabase stored them.
 ///
 /// On read, a chain **without** stages hands the bytes straight to the codec and never looks
-/// for a header. A chain **with** stages reads a blob that does not start with the header
-/// magic as plain codec bytes too — so adding compression or encryption to an existing
-/// collection keeps its old rows readable, and they are converted as they are rewritten (see
-/// ``needsReencryption(_:)``). Set `acceptsUnencryptedBlobs` to `false` to refuse such rows
-/// once a collection has been fully encrypted.
+/// for a header. A chain with stages but no encryption reads a blob that does not start with
+/// the header magic as plain codec bytes too, so adding compression keeps old rows readable.
+///
+/// A chain that **encrypts** refuses every blob that is not encrypted — header-less, damaged
+/// magic, or headered without an encryption record — with
+/// ``SerializationError/Code/unencryptedBlob``: otherwise anyone able to write the database file
+/// could plant unauthenticated rows in an encrypted collection. To encrypt a collection that
+/// already holds plaintext rows, create the chain with `acceptsUnencryptedBlobs: true` (the
+/// migration setting), run ``Database/reencrypt(collection:batchSize:progress:)`` to rewrite
+/// them (see ``needsReencryption(_:)``), then go back to the strict default.
 ///
 /// Chains are values; the ``Keyring`` inside encryption stages is shared, so rotating a key
 /// affects every chain that uses it at once.
@@ -36,7 +41,9 @@ public struct SerializerChain: Sendable {
     /// Which column of a row this chain serializes.
     public let role: Role
     /// Whether a chain with an encryption stage still reads blobs that are not encrypted
-    /// (legacy rows, or rows written before encryption was added).
+    /// (rows written before encryption was added): a migration setting, `false` by default.
+    ///
+    /// Chains without an encryption stage read unencrypted blobs whatever it says.
     public let acceptsUnencryptedBlobs: Bool
 
     /// Why the stage list cannot work, found once at creation and reported on every use.
@@ -56,12 +63,14 @@ public struct SerializerChain: Sendable {
     ///   - role: Which column of a row the chain serializes; the core passes `.metadata` for
     ///     metadata chains.
     ///   - acceptsUnencryptedBlobs: Whether a chain that encrypts still reads unencrypted
-    ///     blobs; `false` makes them fail with ``SerializationError/Code/unencryptedBlob``.
+    ///     blobs. By default it does not, and they fail with
+    ///     ``SerializationError/Code/unencryptedBlob``; pass `true` only while migrating a
+    ///     collection's plaintext rows to encryption.
     public init(
         codec: Serializer,
         stages: [any SerializationStage] = [],
         role: Role = .object,
-        acceptsUnencryptedBlobs: Bool = true
+        acceptsUnencryptedBlobs: Bool = false
     ) {
         self.codec = codec
         self.stages = stages

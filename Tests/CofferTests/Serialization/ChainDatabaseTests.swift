@@ -34,7 +34,7 @@ import Testing
         db.registerCodable(Secret.self, metadata: Int.self, forCollection: "secrets", stages: stages)
         let connection = try db.newConnection()
         let long = String(repeating: "compressible ", count: 40)
-        try connection.readWrite { tx in
+        try connection.readWrite { tx throws in
             for i in 0..<20 {
                 try tx.setObject(Secret(name: "n\(i)", value: long + "\(i)"), forKey: "k\(i)", inCollection: "secrets",
                                  withMetadata: i)
@@ -55,7 +55,7 @@ import Testing
         let db = try Database(url: dir.file("db.sqlite"), options: TestSupport.rawKeyOptions())
         db.registerCodable(Secret.self, forCollection: "secrets", stages: [.aesGCM(try Self.keyring())])
         let connection = try db.newConnection(config: ConnectionConfig(objectCacheEnabled: false))
-        try connection.readWrite { tx in
+        try connection.readWrite { tx throws in
             try tx.setObject(Secret(name: "a", value: "1"), forKey: "a", inCollection: "secrets")
             try tx.setObject(Secret(name: "b", value: "2"), forKey: "b", inCollection: "secrets")
             var tampered = try #require(try tx.serializedObject(forKey: "a", inCollection: "secrets"))
@@ -90,7 +90,7 @@ import Testing
         do {
             let db = try Database(url: dir.file("db.sqlite"), options: TestSupport.rawKeyOptions(key))
             db.registerCodable(Secret.self, forCollection: "secrets", stages: [.aesGCM(try Self.keyring())])
-            try db.newConnection().readWrite { tx in
+            try db.newConnection().readWrite { tx throws in
                 for i in 0..<10 { try tx.setObject(Secret(name: "\(i)", value: canary), forKey: "k\(i)", inCollection: "secrets") }
             }
         }
@@ -105,6 +105,84 @@ import Testing
         #expect(!text.uppercased().contains(hexCanary))
     }
 
+    @Test func reencryptionIsBoundedByTheRowsThatExistedWhenItStarted() throws {
+        let dir = TemporaryDirectory()
+        let db = try Database(url: dir.file("db.sqlite"), options: TestSupport.rawKeyOptions())
+        let keyring = try Self.keyring(1)
+        db.registerSerializer(
+            SerializerChain(codec: .codable(Secret.self), stages: [.aesGCM(keyring)]), forCollection: "secrets")
+        let writer = try db.newConnection()
+        try writer.readWrite { tx throws in
+            for i in 0..<300 { try tx.setObject(Secret(name: "\(i)", value: "v"), forKey: "k\(i)", inCollection: "secrets") }
+        }
+        try keyring.addKey(SymmetricKey(size: .bits256), id: 2)
+        try keyring.setCurrent(2)
+        // A steady insert load: every batch is followed by more new rows than the batch examined.
+        var inserted = 0
+        var calls = 0
+        let result = try db.reencrypt(collection: "secrets", batchSize: 25) { progress in
+            calls += 1
+            #expect(progress.examined <= 300)
+            #expect(progress.total == 300)
+            do {
+                try writer.readWrite { tx throws in
+                    for _ in 0..<50 {
+                        try tx.setObject(
+                            Secret(name: "new", value: "\(inserted)"), forKey: "new\(inserted)", inCollection: "secrets")
+                        inserted += 1
+                    }
+                }
+            } catch {
+                Issue.record("insert failed: \(error)")
+            }
+            return calls < 100
+        }
+        #expect(result.examined == 300)
+        #expect(result.rewritten == 300)
+        #expect(calls == 11)
+        #expect(inserted == 550)
+        try writer.read { tx throws in
+            try tx.enumerateKeys(inCollection: "secrets") { key, _ in
+                let blob = try #require(try tx.serializedObject(forKey: key, inCollection: "secrets"))
+                #expect(!SerializerChain(codec: .data, stages: [.aesGCM(keyring)]).needsReencryption(blob), "\(key)")
+            }
+        }
+    }
+
+    @Test func legacyPlaintextRowsAreMigratedOnlyWithTheMigrationSetting() throws {
+        let dir = TemporaryDirectory()
+        let db = try Database(url: dir.file("db.sqlite"), options: TestSupport.rawKeyOptions())
+        let connection = try db.newConnection()
+        db.registerCodable(Secret.self, forCollection: "secrets")
+        try connection.readWrite { tx throws in
+            for i in 0..<3 { try tx.setObject(Secret(name: "\(i)", value: "v"), forKey: "k\(i)", inCollection: "secrets") }
+        }
+        let keyring = try Self.keyring(1)
+        // The collection gains an AES stage: by default its old rows are refused, not read as plaintext.
+        db.registerSerializer(
+            SerializerChain(codec: .codable(Secret.self), stages: [.aesGCM(keyring)]), forCollection: "secrets")
+        connection.flushMemory(.all)
+        let refused = try #require(throws: DatabaseError.self) {
+            try connection.read { tx in try tx.object(forKey: "k0", inCollection: "secrets", as: Secret.self) }
+        }
+        #expect((refused.underlying as? SerializationError)?.code == .unencryptedBlob)
+        #expect(throws: DatabaseError.self) { try db.reencrypt(collection: "secrets") }
+        // The explicit migration setting reads them, and re-encryption converts every one.
+        db.registerSerializer(
+            SerializerChain(codec: .codable(Secret.self), stages: [.aesGCM(keyring)], acceptsUnencryptedBlobs: true),
+            forCollection: "secrets")
+        let migrated = try db.reencrypt(collection: "secrets")
+        #expect(migrated.rewritten == 3)
+        db.registerSerializer(
+            SerializerChain(codec: .codable(Secret.self), stages: [.aesGCM(keyring)]), forCollection: "secrets")
+        connection.flushMemory(.all)
+        try connection.read { tx throws in
+            for i in 0..<3 {
+                #expect(try tx.object(forKey: "k\(i)", inCollection: "secrets", as: Secret.self)?.name == "\(i)")
+            }
+        }
+    }
+
     @Test func rotationInterruptedAndResumedWhileReadersAndWritersRun() throws {
         let dir = TemporaryDirectory()
         let db = try Database(url: dir.file("db.sqlite"), options: TestSupport.rawKeyOptions())
@@ -112,7 +190,7 @@ import Testing
         let chain = SerializerChain(codec: .codable(Secret.self), stages: [.aesGCM(keyring)])
         db.registerSerializer(chain, forCollection: "secrets")
         let writer = try db.newConnection()
-        try writer.readWrite { tx in
+        try writer.readWrite { tx throws in
             for i in 0..<300 { try tx.setObject(Secret(name: "\(i)", value: "v\(i)"), forKey: "k\(i)", inCollection: "secrets") }
         }
         try keyring.addKey(SymmetricKey(size: .bits256), id: 2)
@@ -128,10 +206,10 @@ import Testing
             defer { done.signal() }
             do {
                 for round in 0..<20 {
-                    try writer.readWrite { tx in
+                    try writer.readWrite { tx throws in
                         try tx.setObject(Secret(name: "w", value: "\(round)"), forKey: "k\(round)", inCollection: "secrets")
                     }
-                    let count = try reader.read { tx in
+                    let count = try reader.read { tx throws in
                         var n = 0
                         try tx.enumerateKeysAndObjects(inCollection: "secrets", as: Secret.self) { _, _, _ in n += 1 }
                         return n
@@ -147,14 +225,14 @@ import Testing
         #expect(failures.withLock { $0 }.isEmpty)
         #expect(first.examined + rest.examined == 300)
 
-        try reader.read { tx in
+        try reader.read { tx throws in
             for i in 0..<300 {
                 let blob = try #require(try tx.serializedObject(forKey: "k\(i)", inCollection: "secrets"))
                 #expect(!chain.needsReencryption(blob))
             }
         }
         try keyring.removeKey(1)
-        let count = try reader.read { tx in
+        let count = try reader.read { tx throws in
             var n = 0
             try tx.enumerateKeysAndObjects(inCollection: "secrets", as: Secret.self) { _, _, _ in n += 1 }
             return n

@@ -46,14 +46,22 @@ struct SerializerChainTests {
         #expect(try raw.deserialize(lookalike, collection: "c", key: "k") as? Data == lookalike)
     }
 
-    @Test("Chains with stages read header-less legacy blobs as codec bytes")
+    @Test("Chains with stages read header-less legacy blobs as codec bytes (encrypting ones only to migrate)")
     func legacyBlobsStayReadable() throws {
         let keyring = try makeKeyring()
         let note = ChainNote(id: 3, title: "old", body: "written by YapDatabase", tags: ["x"], score: 1)
         let legacy = try Serializer.codable(ChainNote.self).encode(note)
         for shape in ChainShape.allCases {
-            let chain = SerializerChain(codec: .codable(ChainNote.self), stages: shape.stages(keyring: keyring))
-            #expect(try chain.deserialize(legacy, collection: "c", key: "k") as? ChainNote == note, "\(shape)")
+            let stages = shape.stages(keyring: keyring)
+            let chain = SerializerChain(codec: .codable(ChainNote.self), stages: stages)
+            let migrating = SerializerChain(
+                codec: .codable(ChainNote.self), stages: stages, acceptsUnencryptedBlobs: true)
+            #expect(try migrating.deserialize(legacy, collection: "c", key: "k") as? ChainNote == note, "\(shape)")
+            if chain.encrypts {
+                #expect(errorCode { try chain.deserialize(legacy, collection: "c", key: "k") } == .unencryptedBlob)
+            } else {
+                #expect(try chain.deserialize(legacy, collection: "c", key: "k") as? ChainNote == note, "\(shape)")
+            }
         }
     }
 
@@ -86,8 +94,34 @@ struct SerializerChainTests {
         let keyring = try makeKeyring()
         let value = Data(repeating: 1, count: 4000)
         let blob = try SerializerChain(codec: .data, stages: [.zlib()]).serialize(value, collection: "c", key: "k")
+        let encrypted = try SerializerChain(codec: .data, stages: [.zlib(), .aesGCM(keyring)])
+            .serialize(value, collection: "c", key: "k")
         let encrypting = SerializerChain(codec: .data, stages: [.aesGCM(keyring)])
-        #expect(try encrypting.deserialize(blob, collection: "c", key: "k") as? Data == value)
+        #expect(try encrypting.deserialize(encrypted, collection: "c", key: "k") as? Data == value)
+        let migrating = SerializerChain(codec: .data, stages: [.aesGCM(keyring)], acceptsUnencryptedBlobs: true)
+        #expect(try migrating.deserialize(blob, collection: "c", key: "k") as? Data == value)
+    }
+
+    @Test("A chain that encrypts refuses unencrypted and header-damaged blobs unless told to migrate")
+    func encryptingChainsAreStrictByDefault() throws {
+        let keyring = try makeKeyring()
+        let value = Data("secret".utf8)
+        let plain = SerializerChain(codec: .data)
+        let strict = SerializerChain(codec: .data, stages: [.aesGCM(keyring)])
+        #expect(!strict.acceptsUnencryptedBlobs)
+        let sealed = try strict.serialize(value, collection: "c", key: "k")
+        var damagedMagic = sealed
+        damagedMagic[damagedMagic.startIndex] ^= 0xFF
+        let compressedOnly = try SerializerChain(codec: .data, stages: [.zlib(threshold: 0)])
+            .serialize(Data(repeating: 7, count: 500), collection: "c", key: "k")
+        for blob in [Data("planted".utf8), damagedMagic, compressedOnly, Data()] {
+            #expect(errorCode { try strict.deserialize(blob, collection: "c", key: "k") } == .unencryptedBlob)
+        }
+        #expect(try strict.deserialize(sealed, collection: "c", key: "k") as? Data == value)
+        // Chains without encryption read everything as before; the migration setting reads plaintext.
+        #expect(try plain.deserialize(Data("planted".utf8), collection: "c", key: "k") as? Data == Data("planted".utf8))
+        let migrating = SerializerChain(codec: .data, stages: [.aesGCM(keyring)], acceptsUnencryptedBlobs: true)
+        #expect(try migrating.deserialize(Data("legacy".utf8), collection: "c", key: "k") as? Data == Data("legacy".utf8))
     }
 
     @Test("A blob from a stage the chain lacks is unknownStage")
