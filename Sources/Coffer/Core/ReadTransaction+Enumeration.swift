@@ -172,12 +172,14 @@ extension ReadTransaction {
         while try mapSQLite({ try stmt.step() }) {
             try body(stmt, &stop)
             if stop { return }
-            if core.mutationCount != mutations {
-                throw DatabaseError(
-                    .mutationDuringEnumeration,
-                    "the database was changed inside an enumeration that did not set stop")
-            }
+            if core.mutationCount != mutations { throw Self.mutationDuringEnumeration() }
         }
+    }
+
+    /// The error an enumeration throws when its body changed the database without setting `stop`.
+    static func mutationDuringEnumeration() -> DatabaseError {
+        DatabaseError(
+            .mutationDuringEnumeration, "the database was changed inside an enumeration that did not set stop")
     }
 
     func cachedObject(_ ck: CollectionKey, _ stmt: Statement, column: Int32) throws -> any Sendable {

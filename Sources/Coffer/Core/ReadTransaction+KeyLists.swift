@@ -4,6 +4,10 @@ import Foundation
 /// Enumerations over a given list of keys: cached rows first, the rest fetched in batches,
 /// missing rows reported with nil. The order of calls is unspecified; `index` is the key's
 /// position in `keys`.
+///
+/// Like every enumeration, changing the database from the body without setting `stop` throws
+/// `mutationDuringEnumeration` (touches are allowed): a fetched batch would otherwise hand out,
+/// and cache, rows the body has already removed or rewritten.
 extension ReadTransaction {
     /// Calls `body` once per key with its index in `keys` and its object (nil when absent).
     public func enumerateObjects(
@@ -44,14 +48,21 @@ extension ReadTransaction {
         try checkActive()
         let collection = collection ?? ""
         var stop = false
+        let mutations = core.mutationCount
+        /// Calls `body`; true when the enumeration must end (stop set), throws on a mutation.
+        func report(_ index: Int, _ object: (any Sendable)?, _ metadata: (any Sendable)?) throws -> Bool {
+            try body(index, object, metadata, &stop)
+            if stop { return true }
+            guard core.mutationCount == mutations else { throw Self.mutationDuringEnumeration() }
+            return false
+        }
         var missing: [String: [Int]] = [:]
         for (index, key) in keys.enumerated() {
             let ck = CollectionKey(collection: collection, key: key)
             let object = wantObject && core.config.objectCacheEnabled ? core.objectCache.value(forKey: ck) : nil
             let metadata = wantMetadata && core.config.metadataCacheEnabled ? core.metadataCache.value(forKey: ck) : nil
             if (!wantObject || object != nil) && (!wantMetadata || metadata != nil) {
-                try body(index, object, metadata ?? nil, &stop)
-                if stop { return }
+                if try report(index, object, metadata ?? nil) { return }
             } else {
                 missing[key, default: []].append(index)
             }
@@ -92,14 +103,12 @@ extension ReadTransaction {
                     metadata = decoded
                 }
                 for index in missing.removeValue(forKey: key) ?? [] {
-                    try body(index, object, metadata, &stop)
-                    if stop { return }
+                    if try report(index, object, metadata) { return }
                 }
             }
         }
         for index in missing.values.joined() {
-            try body(index, nil, nil, &stop)
-            if stop { return }
+            if try report(index, nil, nil) { return }
         }
     }
 }

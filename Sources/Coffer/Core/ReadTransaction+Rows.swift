@@ -120,19 +120,10 @@ extension ReadTransaction {
             collection: ck.collection, key: ck.key)
     }
 
-    func castDecoding<T: Decodable>(
-        _ value: any Sendable, to type: T.Type, _ ck: CollectionKey, isMetadata: Bool = false
-    ) throws -> T {
+    func castDecoding<T: Decodable>(_ value: any Sendable, to type: T.Type, _ ck: CollectionKey) throws -> T {
         if let typed = value as? T { return typed }
+        // Rows of collections without a codec are EncodedValues in every cache (the writer's too).
         if let encoded = value as? EncodedValue {
-            return try decode(encoded, as: T.self, ck)
-        }
-        // A cached value can be the Swift value this connection wrote, or an earlier typed read
-        // of the same row: when the row is stored as automatic JSON, decode the stored bytes so
-        // the answer does not depend on what happens to be cached.
-        if let data = try fetchColumn(isMetadata ? SQL.metadataForKey : SQL.dataForKey, ck),
-            let encoded = try (isMetadata ? decodeMetadata(data, ck) : decodeObject(data, ck)) as? EncodedValue
-        {
             return try decode(encoded, as: T.self, ck)
         }
         return try cast(value, to: T.self, ck)

@@ -105,8 +105,9 @@ public class ReadTransaction {
 
     /// The object stored for `key` in `collection`, deserialized by the collection's chain.
     ///
-    /// Collections without a registered codec return an ``EncodedValue``: use the typed
-    /// `object(forKey:inCollection:as:)` to decode it.
+    /// Collections without a registered codec return an ``EncodedValue`` — on every connection,
+    /// the one that wrote the row included, whatever it has cached — since the stored JSON cannot
+    /// say which type was written: use the typed `object(forKey:inCollection:as:)` to decode it.
     /// - Throws: ``DatabaseError`` `.serialization` (naming collection and key) when the stored
     ///   bytes do not decode; any other ``DatabaseError`` from reading.
     public func object(forKey key: String, inCollection collection: String?) throws -> (any Sendable)? {
@@ -176,9 +177,8 @@ public class ReadTransaction {
             return try decodeObject(
                 data, as: T.self, chain: config.objectChain, read, collection: ck.collection, key: ck.key)
         }
-        let typed = try castDecoding(value, to: T.self, ck)
-        if value is EncodedValue, core.config.objectCacheEnabled { core.objectCache.setValue(typed, forKey: ck) }
-        return typed
+        // The cache keeps the EncodedValue, not `typed`: an untyped read must still return it.
+        return try castDecoding(value, to: T.self, ck)
     }
 
     /// Reads and decodes the row's object from the database, and caches it when the cache is on.
@@ -215,8 +215,7 @@ public class ReadTransaction {
         forKey key: String, inCollection collection: String?, as type: T.Type
     ) throws -> T? {
         guard let value = try metadata(forKey: key, inCollection: collection) else { return nil }
-        return try castDecoding(
-            value, to: T.self, CollectionKey(collection: collection ?? "", key: key), isMetadata: true)
+        return try castDecoding(value, to: T.self, CollectionKey(collection: collection ?? "", key: key))
     }
 
     /// The object and metadata of one row, or nil when the row does not exist.

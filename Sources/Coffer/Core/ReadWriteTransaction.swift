@@ -100,19 +100,15 @@ public final class ReadWriteTransaction: ReadTransaction {
         _ object: borrowing any Sendable, metadata: borrowing (any Sendable)?, _ ck: CollectionKey,
         _ config: ResolvedConfig, _ serializedObject: Data?, _ serializedMetadata: Data?
     ) throws {
-        let data: Data
-        if let serializedObject {
-            data = serializedObject
-        } else {
-            data = try encode(copy object, with: config.objectChain, ck, what: "object")
-        }
+        let (data, objectReadBack) = try stored(
+            object, serialized: serializedObject, with: config.objectChain, ck, what: "object")
         let metadataData: Data?
-        if let serializedMetadata {
-            metadataData = serializedMetadata
-        } else if let value = copy metadata {
-            metadataData = try encode(value, with: config.metadataChain, ck, what: "metadata")
+        var metadataReadBack: (any Sendable)?
+        if let value = copy metadata {
+            (metadataData, metadataReadBack) = try stored(
+                value, serialized: serializedMetadata, with: config.metadataChain, ck, what: "metadata")
         } else {
-            metadataData = nil
+            metadataData = serializedMetadata
         }
         let hooks = hookReceivers
         let inserted: Bool
@@ -122,9 +118,10 @@ public final class ReadWriteTransaction: ReadTransaction {
         } else {
             // Extensions need to know before the write whether it inserts or updates.
             let existing = try existingRowid(ck)
+            let hookObject: any Sendable = Self.either(objectReadBack, object)
             let hookRow = ExtensionRow(
-                collectionKey: ck, rowid: existing ?? 0, object: LazyValue(copy object),
-                metadata: LazyValue(copy metadata))
+                collectionKey: ck, rowid: existing ?? 0, object: LazyValue(hookObject),
+                metadata: LazyValue(Self.either(metadataReadBack, metadata)))
             row = hookRow
             try runHooks(hooks) { hook in try existing == nil ? hook.willInsert(hookRow) : hook.willUpdate(hookRow) }
             inserted = try mapSQLite(collection: ck.collection, key: ck.key) { () throws -> Bool in
@@ -151,10 +148,22 @@ public final class ReadWriteTransaction: ReadTransaction {
         }
         core.mutationCount &+= 1
         changes.hasDiskChanges = true
-        if core.config.objectCacheEnabled { core.objectCache.setValue(copy object, forKey: ck) }
-        if core.config.metadataCacheEnabled { core.metadataCache.setValue(copy metadata, forKey: ck) }
-        let objectUpdate = CacheUpdate.forWrite(object, policy: config.objectPolicy)
-        let metadataUpdate = CacheUpdate.forWrite(metadata, policy: config.metadataPolicy)
+        if core.config.objectCacheEnabled { core.objectCache.setValue(Self.either(objectReadBack, object), forKey: ck) }
+        if core.config.metadataCacheEnabled {
+            core.metadataCache.setValue(Self.either(metadataReadBack, metadata), forKey: ck)
+        }
+        let objectUpdate: CacheUpdate
+        if let objectReadBack {
+            objectUpdate = CacheUpdate.forWrite(objectReadBack, policy: config.objectPolicy)
+        } else {
+            objectUpdate = CacheUpdate.forWrite(object, policy: config.objectPolicy)
+        }
+        let metadataUpdate: CacheUpdate
+        if let metadataReadBack {
+            metadataUpdate = CacheUpdate.forWrite(metadataReadBack, policy: config.metadataPolicy)
+        } else {
+            metadataUpdate = CacheUpdate.forWrite(metadata, policy: config.metadataPolicy)
+        }
         changes.recordWrite(ck, object: objectUpdate, metadata: metadataUpdate, inserted: inserted)
         if let postSanitize = config.objectPostSanitizer { postSanitize(ck.collection, ck.key, copy object) }
         if let postSanitize = config.metadataPostSanitizer, let value = copy metadata {
@@ -184,10 +193,11 @@ public final class ReadWriteTransaction: ReadTransaction {
             }
             object = sanitized
         }
-        let data = try encode(object, with: config.objectChain, ck, what: "object")
+        let (data, readBack) = try stored(object, serialized: nil, with: config.objectChain, ck, what: "object")
+        let cached = readBack ?? object
         let hooks = hookReceivers
         let row = ExtensionRow(
-            collectionKey: ck, rowid: rowid, object: LazyValue(object),
+            collectionKey: ck, rowid: rowid, object: LazyValue(cached),
             metadata: lazyMetadata(ck))
         try runHooks(hooks) { hook in try hook.willReplaceObject(row) }
         try mapSQLite(collection: ck.collection, key: ck.key) {
@@ -199,8 +209,8 @@ public final class ReadWriteTransaction: ReadTransaction {
         try runHooks(hooks) { hook in try hook.didReplaceObject(row) }
         core.mutationCount &+= 1
         changes.hasDiskChanges = true
-        if core.config.objectCacheEnabled { core.objectCache.setValue(object, forKey: ck) }
-        let objectUpdate = CacheUpdate.forWrite(object, policy: config.objectPolicy)
+        if core.config.objectCacheEnabled { core.objectCache.setValue(cached, forKey: ck) }
+        let objectUpdate = CacheUpdate.forWrite(cached, policy: config.objectPolicy)
         changes.updateRow(ck) { $0.object = objectUpdate }
         config.objectPostSanitizer?(ck.collection, ck.key, object)
     }
@@ -220,12 +230,19 @@ public final class ReadWriteTransaction: ReadTransaction {
         if let value = metadata, let sanitize = config.metadataPreSanitizer {
             metadata = sanitize(ck.collection, ck.key, value)
         }
-        let data = try metadata.map { try encode($0, with: config.metadataChain, ck, what: "metadata") }
+        var data: Data?
+        var cached = metadata
+        if let value = metadata {
+            let (bytes, readBack) = try stored(
+                value, serialized: nil, with: config.metadataChain, ck, what: "metadata")
+            data = bytes
+            if let readBack { cached = readBack }
+        }
         let hooks = hookReceivers
         let row = ExtensionRow(
             collectionKey: ck, rowid: rowid,
             object: lazyObject(ck),
-            metadata: LazyValue(metadata))
+            metadata: LazyValue(cached))
         try runHooks(hooks) { hook in try hook.willReplaceMetadata(row) }
         try mapSQLite(collection: ck.collection, key: ck.key) {
             let stmt = try core.sqlite.cachedStatement(SQL.updateMetadata)
@@ -236,8 +253,8 @@ public final class ReadWriteTransaction: ReadTransaction {
         try runHooks(hooks) { hook in try hook.didReplaceMetadata(row) }
         core.mutationCount &+= 1
         changes.hasDiskChanges = true
-        if core.config.metadataCacheEnabled { core.metadataCache.setValue(metadata, forKey: ck) }
-        let metadataUpdate = CacheUpdate.forWrite(metadata, policy: config.metadataPolicy)
+        if core.config.metadataCacheEnabled { core.metadataCache.setValue(cached, forKey: ck) }
+        let metadataUpdate = CacheUpdate.forWrite(cached, policy: config.metadataPolicy)
         changes.updateRow(ck) { $0.metadata = metadataUpdate }
         if let metadata { config.metadataPostSanitizer?(ck.collection, ck.key, metadata) }
     }
@@ -321,6 +338,47 @@ public final class ReadWriteTransaction: ReadTransaction {
     /// The row's rowid, or nil when it does not exist.
     func existingRowid(_ ck: CollectionKey) throws -> Int64? {
         try rowid(for: ck)
+    }
+
+    /// The bytes to store for `value` (`serialized` when the caller gave them), and what reading
+    /// them back gives when that is not `value` itself.
+    ///
+    /// In a collection without a codec a read gives the ``EncodedValue`` of the JSON on every
+    /// connection, so the writer's cache, its siblings and extension hooks are handed that too: a
+    /// cached `String` here and an ``EncodedValue`` on a sibling would make the same read return
+    /// different types. Bytes the caller serialized that the chain cannot read are kept as given.
+    func stored(
+        _ value: borrowing any Sendable, serialized: Data?, with chain: SerializerChain, _ ck: CollectionKey,
+        what: String
+    ) throws -> (Data, readBack: (any Sendable)?) {
+        guard chain.codec.decodesToEncodedValue else {
+            if let serialized { return (serialized, nil) }
+            return (try encode(copy value, with: chain, ck, what: what), nil)
+        }
+        if let serialized {
+            return (serialized, try? chain.deserialize(serialized, collection: ck.collection, key: ck.key))
+        }
+        do {
+            let (blob, codecBytes) = try chain.serializeKeepingCodecBytes(
+                copy value, collection: ck.collection, key: ck.key)
+            return (blob, EncodedValue(data: codecBytes))
+        } catch {
+            throw Self.serializationError(error, "cannot serialize the \(what)", ck)
+        }
+    }
+
+    /// `readBack` when there is one, else a copy of `value`.
+    private static func either(_ readBack: (any Sendable)?, _ value: borrowing any Sendable) -> any Sendable {
+        if let readBack { return readBack }
+        return copy value
+    }
+
+    /// `readBack` when there is one, else a copy of `value`.
+    private static func either(
+        _ readBack: (any Sendable)?, _ value: borrowing (any Sendable)?
+    ) -> (any Sendable)? {
+        if let readBack { return readBack }
+        return copy value
     }
 
     func encode(_ value: any Sendable, with chain: SerializerChain, _ ck: CollectionKey, what: String) throws -> Data {

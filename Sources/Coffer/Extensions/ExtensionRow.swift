@@ -31,9 +31,17 @@ public final class LazyValue {
     }
 
     /// The value as `T`, or nil when absent or of another type.
+    ///
+    /// In a collection without a registered codec the value is an ``EncodedValue`` (whether it
+    /// came from the writer, a cache or the disk); a `Decodable` `T` is decoded from it, so a
+    /// typed reader sees the same row whatever its origin. Bytes that do not decode as `T` are a
+    /// value of another type: nil.
     /// - Throws: ``DatabaseError`` when the stored bytes do not decode.
     public func value<T>(as type: T.Type) throws -> T? {
-        try value() as? T
+        guard let value = try value() else { return nil }
+        if let typed = value as? T { return typed }
+        guard let encoded = value as? EncodedValue, let decodable = T.self as? any Decodable.Type else { return nil }
+        return (try? encoded.decode(as: decodable)) as? T
     }
 }
 

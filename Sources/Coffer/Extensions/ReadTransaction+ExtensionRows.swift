@@ -54,10 +54,7 @@ extension ReadTransaction {
             guard let found = try lookUpRow(rowid, object: wantObject, metadata: wantMetadata) else { continue }
             try body(stmt, found.ck, found.object, found.metadata, &stop)
             if stop { return }
-            if core.mutationCount != mutations {
-                throw DatabaseError(
-                    .mutationDuringEnumeration, "the database was changed inside an enumeration that did not set stop")
-            }
+            if core.mutationCount != mutations { throw Self.mutationDuringEnumeration() }
         }
     }
 

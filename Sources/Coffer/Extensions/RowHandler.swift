@@ -62,6 +62,10 @@ public struct RowHandler<Values>: Sendable {
     }
 
     /// A handler that derives values from objects of type `T`; rows holding anything else get no entry.
+    ///
+    /// In collections without a registered codec a `Decodable` `T` is decoded from the stored
+    /// ``EncodedValue`` (see ``LazyValue/value(as:)``), so the handler sees every row, whether the
+    /// extension was registered before or after it was written.
     public static func byObject<T>(
         _ type: T.Type,
         _ body:
@@ -85,6 +89,22 @@ public struct RowHandler<Values>: Sendable {
     ) -> RowHandler {
         RowHandler(kind: .metadata) { tx, values, ck, _, metadata in
             try body(tx, &values, ck.collection, ck.key, try metadata.value())
+        }
+    }
+
+    /// A handler that derives values from metadata of type `T`; rows whose metadata is absent or
+    /// of another type get no entry. `Decodable` types are decoded as ``byObject(_:_:)`` does.
+    public static func byMetadata<T>(
+        _ type: T.Type,
+        _ body:
+            @escaping @Sendable (
+                _ transaction: ReadTransaction, _ values: inout Values, _ collection: String, _ key: String,
+                _ metadata: T
+            ) throws -> Void
+    ) -> RowHandler {
+        RowHandler(kind: .metadata) { tx, values, ck, _, metadata in
+            guard let metadata = try metadata.value(as: T.self) else { return }
+            try body(tx, &values, ck.collection, ck.key, metadata)
         }
     }
 

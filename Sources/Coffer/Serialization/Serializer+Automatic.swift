@@ -22,23 +22,31 @@ public struct EncodedValue: Sendable, Hashable {
 extension Serializer {
     /// The default codec for collections without a registered one: any `Encodable` value is
     /// stored as JSON (sorted keys); reads return an ``EncodedValue`` that typed reads decode.
-    public static let automatic = Serializer(
-        name: "automatic-json",
-        encode: { object in
-            if let encoded = object as? EncodedValue { return encoded.data }
-            guard let encodable = object as? any Encodable else {
-                throw SerializationError(
-                    .typeMismatch, stage: "automatic-json",
-                    reason: "\(type(of: object)) is not Encodable; register a serializer for this collection")
-            }
-            do {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.sortedKeys]
-                return try encoder.encode(encodable)
-            } catch {
-                throw SerializationError(.codecFailed, stage: "automatic-json", reason: "\(error)")
-            }
-        },
-        decode: { EncodedValue(data: $0) }
-    )
+    ///
+    /// Every untyped read returns the ``EncodedValue`` — on the connection that wrote the row
+    /// too, and whatever is cached — since the JSON cannot tell a `Date` from a `Double` or
+    /// `Data` from a `String`: only a typed read knows what to decode.
+    public static let automatic: Serializer = {
+        var serializer = Serializer(
+            name: "automatic-json",
+            encode: { object in
+                if let encoded = object as? EncodedValue { return encoded.data }
+                guard let encodable = object as? any Encodable else {
+                    throw SerializationError(
+                        .typeMismatch, stage: "automatic-json",
+                        reason: "\(type(of: object)) is not Encodable; register a serializer for this collection")
+                }
+                do {
+                    let encoder = JSONEncoder()
+                    encoder.outputFormatting = [.sortedKeys]
+                    return try encoder.encode(encodable)
+                } catch {
+                    throw SerializationError(.codecFailed, stage: "automatic-json", reason: "\(error)")
+                }
+            },
+            decode: { EncodedValue(data: $0) }
+        )
+        serializer.decodesToEncodedValue = true
+        return serializer
+    }()
 }

@@ -16,6 +16,9 @@ public struct Serializer: Sendable {
     let decodeBody: @Sendable (Data) throws -> any Sendable
     /// Set by the factories whose output type is known, for typed reads without boxing.
     var direct: DirectDecoding?
+    /// Whether decoding gives an ``EncodedValue`` of the encoded bytes rather than a value of the
+    /// written type (``automatic``): the core then caches that, not the value it was given.
+    var decodesToEncodedValue = false
 
     /// Creates a codec from an encoding and a decoding closure.
     ///

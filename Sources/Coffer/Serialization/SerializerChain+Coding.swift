@@ -24,6 +24,20 @@ extension SerializerChain {
         }
     }
 
+    /// ``serialize(_:collection:key:)`` that also returns the codec's bytes, before any stage.
+    func serializeKeepingCodecBytes(
+        _ object: any Sendable, collection: String, key: String
+    ) throws(SerializationError) -> (blob: Data, codecBytes: Data) {
+        do throws(SerializationError) {
+            if let configurationError { throw configurationError }
+            let encoded = try codec.encode(object)
+            guard !stages.isEmpty else { return (encoded, encoded) }
+            return (try applyStages(to: encoded, collection: collection, key: key), encoded)
+        } catch {
+            throw error.at(collection: collection, key: key)
+        }
+    }
+
     /// Turns stored bytes back into an object; never modifies the stored row.
     ///
     /// - Parameters:

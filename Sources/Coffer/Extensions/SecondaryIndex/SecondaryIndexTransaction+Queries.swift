@@ -89,10 +89,7 @@ extension SecondaryIndexTransaction {
         while try mapQuerySQLite({ try stmt.step() }) {
             try body(DatabaseValue(stmt.value(0)), &stop)
             if stop { return }
-            guard transaction.core.mutationCount == mutations else {
-                throw DatabaseError(
-                    .mutationDuringEnumeration, "the database was changed inside an enumeration that did not set stop")
-            }
+            guard transaction.core.mutationCount == mutations else { throw ReadTransaction.mutationDuringEnumeration() }
         }
     }
 
