@@ -33,8 +33,9 @@ final class ConnectionCore: @unchecked Sendable {
     /// Whether the last upsert found its row: the next one then tries UPDATE before INSERT, so bulk
     /// inserts and rewrites of existing rows each pay for one statement per row.
     var lastUpsertUpdated = false
-    /// Each registered extension's state on this connection, created on first use.
-    var extensionStates: [String: any ExtensionConnectionState] = [:]
+    /// Each registered extension's state on this connection, created on first use, with the
+    /// registration it was made for.
+    var extensionStates: [String: (registration: UInt64, state: any ExtensionConnectionState)] = [:]
 
     init(
         database: Database, id: UInt64, sqlite: SQLiteConnection, generation: UInt64, config: ConnectionConfig,
@@ -83,7 +84,7 @@ final class ConnectionCore: @unchecked Sendable {
         let (handle, newGeneration) = try database.openHandle()
         sqlite = handle
         handleGeneration = newGeneration
-        for state in extensionStates.values { state.flushMemory() }
+        for slot in extensionStates.values { slot.state.flushMemory() }
     }
 
     /// Hands the handle to the database's pool of reusable handles (or closes it).
@@ -106,12 +107,12 @@ final class ConnectionCore: @unchecked Sendable {
         config = new
     }
 
-    func extensionState(named name: String, _ implementation: any ExtensionImplementation)
-        -> any ExtensionConnectionState
-    {
-        if let state = extensionStates[name] { return state }
-        let state = implementation.makeConnectionState(registeredName: name)
-        extensionStates[name] = state
+    /// This connection's state for the registration `entry`; a state left from an earlier
+    /// registration under the same name is replaced.
+    func extensionState(for entry: ExtensionRegistry.Entry) -> any ExtensionConnectionState {
+        if let slot = extensionStates[entry.name], slot.registration == entry.registration { return slot.state }
+        let state = entry.implementation.makeConnectionState(registeredName: entry.name)
+        extensionStates[entry.name] = (entry.registration, state)
         return state
     }
 
@@ -159,8 +160,8 @@ final class ConnectionCore: @unchecked Sendable {
 
     /// Updates the caches for one sibling commit, per object policy (YapDatabase's `processChangeset`).
     func apply(_ changeset: Changeset) {
-        for (name, state) in extensionStates {
-            state.noteCommitted(changeset.extensionChanges[name])
+        for (name, slot) in extensionStates {
+            slot.state.noteCommitted(changeset.extensionChanges[name])
         }
         // Nothing cached, nothing to patch; walking the rows would also fold the changeset's row list.
         guard !(objectCache.isEmpty && metadataCache.isEmpty) else { return }

@@ -9,7 +9,11 @@ extension ReadWriteTransaction {
         try checkWritable()
         let ck = CollectionKey(collection: collection ?? "", key: key)
         guard let rowid = try existingRowid(ck) else { return }
-        let hooks = hookReceivers
+        try removeRow(ck, rowid: rowid, hooks: hookReceivers)
+    }
+
+    /// Removes the existing row `ck`, calling every extension's per-row hooks around it.
+    private func removeRow(_ ck: CollectionKey, rowid: Int64, hooks: [any ExtensionTransaction]) throws {
         try runHooks(hooks) { hook in try hook.willRemove(ck, rowid: rowid) }
         try mapSQLite(collection: ck.collection, key: ck.key) {
             let stmt = try core.sqlite.cachedStatement(SQL.deleteRowid)
@@ -57,12 +61,20 @@ extension ReadWriteTransaction {
     }
 
     /// Removes every row of `collection`.
+    ///
+    /// Extension hooks that act on each removed row (``Hooks``' `willRemoveRow` and
+    /// `didRemoveRow`, for a collection they allow) run once per row, as in YapDatabase; without
+    /// them the rows go in one statement.
     /// - Complexity: O(rows in the collection).
     /// - Throws: any ``DatabaseError`` from writing.
     public func removeAllObjects(inCollection collection: String?) throws {
         try checkWritable()
         let collection = collection ?? ""
         let hooks = hookReceivers
+        if hooks.contains(where: { $0.removesEachRow(ofCollection: collection) }) {
+            try removeEachRow(ofCollection: collection, hooks: hooks)
+            return
+        }
         try runHooks(hooks) { hook in try hook.willRemoveAll(inCollection: collection) }
         let removed = try mapSQLite(collection: collection) { () throws -> Int in
             let stmt = try core.sqlite.cachedStatement(SQL.deleteCollection)
@@ -76,6 +88,34 @@ extension ReadWriteTransaction {
         guard removed > 0 || changes.insertedRows(in: collection) else { return }
         core.mutationCount &+= 1
         changes.noteRemovedCollection(collection)
+    }
+
+    /// Removes the rows `collection` holds now one by one, in batches, with the per-row hooks.
+    ///
+    /// Bounded by the highest rowid at the start, so a hook that inserts into the collection
+    /// cannot keep the loop going; a row a hook removed or replaced meanwhile is skipped.
+    private func removeEachRow(ofCollection collection: String, hooks: [any ExtensionTransaction]) throws {
+        let last = try highestRowid(inCollection: collection)
+        var after: Int64 = 0
+        while after < last {
+            var batch: [(rowid: Int64, key: String)] = []
+            try mapSQLite(collection: collection) {
+                let stmt = try core.sqlite.cachedStatement(SQL.rowidsAndKeysInCollection)
+                defer { stmt.reset() }
+                try stmt.bind(collection, at: 1)
+                try stmt.bind(after, at: 2)
+                try stmt.bind(last, at: 3)
+                try stmt.bind(Int64(Self.keyBatchSize), at: 4)
+                while try stmt.step() { batch.append((stmt.int64(0), stmt.text(1))) }
+            }
+            guard let end = batch.last?.rowid else { return }
+            for row in batch {
+                let ck = CollectionKey(collection: collection, key: row.key)
+                guard try existingRowid(ck) == row.rowid else { continue }
+                try removeRow(ck, rowid: row.rowid, hooks: hooks)
+            }
+            after = end
+        }
     }
 
     /// Removes every row of every collection.

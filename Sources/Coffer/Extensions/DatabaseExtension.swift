@@ -61,6 +61,10 @@ protocol ExtensionTransaction: AnyObject {
     func didTouch(_ row: ExtensionRow, object: Bool, metadata: Bool) throws
     func willRemove(_ ck: CollectionKey, rowid: Int64) throws
     func didRemove(_ ck: CollectionKey, rowid: Int64) throws
+    /// Whether removing every row of `collection` must be reported row by row (`willRemove` and
+    /// `didRemove` for each) instead of by `willRemoveAll(inCollection:)`; when any extension says
+    /// so, every extension gets the per-row calls for that removal.
+    func removesEachRow(ofCollection collection: String) -> Bool
     func willRemoveAll(inCollection collection: String) throws
     func didRemoveAll(inCollection collection: String) throws
     func willRemoveAllCollections() throws
@@ -89,6 +93,7 @@ extension ExtensionTransaction {
     func didTouch(_ row: ExtensionRow, object: Bool, metadata: Bool) throws {}
     func willRemove(_ ck: CollectionKey, rowid: Int64) throws {}
     func didRemove(_ ck: CollectionKey, rowid: Int64) throws {}
+    func removesEachRow(ofCollection collection: String) -> Bool { false }
     func willRemoveAll(inCollection collection: String) throws {}
     func didRemoveAll(inCollection collection: String) throws {}
     func willRemoveAllCollections() throws {}

@@ -5,9 +5,13 @@ struct ExtensionRegistry {
     struct Entry {
         let name: String
         let implementation: any ExtensionImplementation
+        /// Tells this registration from an earlier one under the same name, whose per-connection
+        /// states (configuration, prepared SQL) other connections may still hold.
+        let registration: UInt64
     }
 
     private(set) var entries: [Entry] = []
+    private var lastRegistration: UInt64 = 0
     /// Names recorded in the file at open that were not registered again yet; dropped by the
     /// first write transaction that changes something.
     var orphanCandidates: Set<String> = []
@@ -15,6 +19,12 @@ struct ExtensionRegistry {
 
     func entry(named name: String) -> Entry? {
         entries.first { $0.name == name }
+    }
+
+    /// A new entry for `implementation` under `name`, not registered yet.
+    mutating func makeEntry(name: String, implementation: any ExtensionImplementation) -> Entry {
+        lastRegistration += 1
+        return Entry(name: name, implementation: implementation, registration: lastRegistration)
     }
 
     mutating func add(_ entry: Entry) {

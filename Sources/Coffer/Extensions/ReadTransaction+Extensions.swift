@@ -14,7 +14,7 @@ extension ReadTransaction {
     func extensionTransaction(named name: String) -> (any ExtensionTransaction)? {
         if let existing = extensionTransactions[name] { return existing }
         guard let entry = extensionEntries.first(where: { $0.name == name }) else { return nil }
-        let state = core.extensionState(named: name, entry.implementation)
+        let state = core.extensionState(for: entry)
         let created = state.makeTransaction(ExtensionContext(transaction: self, registeredName: name))
         extensionTransactions[name] = created
         return created

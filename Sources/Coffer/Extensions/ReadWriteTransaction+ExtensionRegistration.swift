@@ -5,7 +5,10 @@ import Foundation
 extension ReadWriteTransaction {
     func installExtension(_ implementation: any ExtensionImplementation, named name: String) throws {
         try checkWritable()
-        let state = core.extensionState(named: name, implementation)
+        let entry = connection.database.extensions.withLock {
+            $0.makeEntry(name: name, implementation: implementation)
+        }
+        let state = core.extensionState(for: entry)
         let extensionTx = state.makeTransaction(ExtensionContext(transaction: self, registeredName: name))
         if implementation.isPersistent {
             let unchanged =
@@ -31,9 +34,7 @@ extension ReadWriteTransaction {
             try extensionTx.populate()
         }
         // Registered while the write lock is still held, so no later write can miss its hooks.
-        connection.database.extensions.withLock {
-            $0.add(ExtensionRegistry.Entry(name: name, implementation: implementation))
-        }
+        connection.database.extensions.withLock { $0.add(entry) }
     }
 
     func uninstallExtension(named name: String) throws {

@@ -148,6 +148,37 @@ extension Extensions {
             #expect(try connection.read { tx in try keys(tx, in: "pay", "WHERE salary > ?", 2) } == ["e3", "e4"])
         }
 
+        @Test func reRegisteringUnderTheSameNameReachesEveryConnection() throws {
+            let test = try TestDatabase()
+            Extensions.registerCodecs(test.database)
+            let narrow = SecondaryIndex(
+                setup: SecondaryIndexSetup([("salary", .integer)]),
+                handler: .byObject(Employee.self) { _, values, _, _, employee in values["salary"] = employee.salary })
+            let wide = SecondaryIndex(
+                setup: SecondaryIndexSetup([("salary", .integer), ("department", .text)]),
+                handler: .byObject(Employee.self) { _, values, _, _, employee in
+                    values["salary"] = employee.salary
+                    values["department"] = employee.department
+                })
+            try test.database.register(narrow, withName: "pay")
+            let connection = try test.connection()
+            let sibling = try test.connection()
+            // Both connections build their state for the first index.
+            try addEmployees(connection, 0..<2)
+            #expect(try connection.read { tx in try keys(tx, in: "pay", "WHERE salary > ?", 0) } == ["e1"])
+            #expect(try sibling.read { tx in try keys(tx, in: "pay", "WHERE salary > ?", 0) } == ["e1"])
+            try test.database.unregister(extensionNamed: "pay")
+            try test.database.register(wide, withName: "pay")
+            try addEmployees(connection, 2..<4)
+            for reader in [connection, sibling] {
+                #expect(
+                    try reader.read { tx in try keys(tx, in: "pay", "WHERE department = ?", "eng") } == ["e0", "e2"])
+                #expect(try reader.read { tx in try keys(tx, in: "pay", "WHERE salary > ?", 1) } == ["e2", "e3"])
+            }
+            try addEmployees(sibling, 4..<5)
+            #expect(try connection.read { tx in try keys(tx, in: "pay", "WHERE department = ?", "eng") } == ["e0", "e2", "e4"])
+        }
+
         @Test func extensionsNotRegisteredAgainAreDroppedAtTheFirstChangingWrite() throws {
             let directory = TemporaryDirectory()
             let url = directory.file("db.sqlite")

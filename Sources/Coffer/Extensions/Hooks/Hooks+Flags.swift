@@ -1,5 +1,9 @@
 extension Hooks {
     /// What a modification did to a row (YapDatabase's `YapDatabaseHooksBitMask`).
+    ///
+    /// A write sets ``inserted`` or ``updated`` with ``objectChanged`` and/or ``metadataChanged``.
+    /// An explicit touch (`touchObject`, `touchMetadata`, `touchRow`) sets only ``objectTouched``
+    /// and/or ``metadataTouched``: neither inserted nor updated, since no value changed.
     public struct Flags: OptionSet, Sendable, Hashable {
         /// The bits.
         public let rawValue: Int
@@ -12,7 +16,7 @@ extension Hooks {
         /// A new row (object and metadata are both new, so ``objectChanged`` and
         /// ``metadataChanged`` come with it).
         public static let inserted = Flags(rawValue: 1 << 0)
-        /// An existing row was changed or touched.
+        /// An existing row was written (never set for a touch).
         public static let updated = Flags(rawValue: 1 << 1)
         /// The object was written.
         public static let objectChanged = Flags(rawValue: 1 << 2)

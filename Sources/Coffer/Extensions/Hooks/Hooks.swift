@@ -17,7 +17,8 @@
 /// and must not keep the transaction or the lazy values.
 ///
 /// Hooks keep no tables: they are not persistent and are never populated. `removeObjects(forKeys:)`
-/// reports one removal per existing row.
+/// and `removeAllObjects(inCollection:)` report one removal per existing row; an explicit touch
+/// reaches `didModifyRow` with only the touched ``Flags``.
 public struct Hooks: DatabaseExtension {
     /// A closure around a row insert, update, replace or touch.
     public typealias ModifyRowHook =
@@ -28,9 +29,8 @@ public struct Hooks: DatabaseExtension {
     /// A closure around the removal of one row.
     public typealias RemoveRowHook =
         @Sendable (_ transaction: ReadWriteTransaction, _ collection: String, _ key: String) throws -> Void
-    /// A closure around the removal of every row of a collection, or of every collection (nil).
-    public typealias RemoveAllRowsHook =
-        @Sendable (_ transaction: ReadWriteTransaction, _ collection: String?) throws -> Void
+    /// A closure around the removal of every row of every collection.
+    public typealias RemoveAllRowsHook = @Sendable (_ transaction: ReadWriteTransaction) throws -> Void
 
     /// The collections whose writes call the closures; remove-all of every collection always does.
     public var allowedCollections: AllowList<String>
@@ -42,12 +42,18 @@ public struct Hooks: DatabaseExtension {
     /// Runs after a row was inserted, updated, replaced or touched, with the row's current values.
     public var didModifyRow: ModifyRowHook?
     /// Runs before a row is removed (it can still be read).
+    ///
+    /// Also runs for each row `removeObjects(forKeys:inCollection:)` and
+    /// `removeAllObjects(inCollection:)` remove, as in YapDatabase, so a cascade written here
+    /// covers every way a row of an allowed collection goes.
     public var willRemoveRow: RemoveRowHook?
-    /// Runs after a row was removed.
+    /// Runs after a row was removed (each row of a collection-wide removal too).
     public var didRemoveRow: RemoveRowHook?
-    /// Runs before every row of a collection (or, with nil, of the database) is removed.
+    /// Runs before `removeAllObjectsInAllCollections()` removes every row of the database.
+    ///
+    /// The per-row closures do not run for that removal.
     public var willRemoveAllRows: RemoveAllRowsHook?
-    /// Runs after every row of a collection (or, with nil, of the database) was removed.
+    /// Runs after `removeAllObjectsInAllCollections()` removed every row of the database.
     public var didRemoveAllRows: RemoveAllRowsHook?
 
     /// Creates hooks without closures; set the ones you need before registering.

@@ -42,7 +42,9 @@ final class HooksTransaction: ExtensionTransaction {
     }
 
     func didTouch(_ row: ExtensionRow, object: Bool, metadata: Bool) throws {
-        var flags: Hooks.Flags = .updated
+        // Neither inserted nor updated (YapDatabase's contract): code that reacts to `.updated`
+        // as "the value changed" must not fire on a touch.
+        var flags: Hooks.Flags = []
         if object { flags.insert(.objectTouched) }
         if metadata { flags.insert(.metadataTouched) }
         try modify(hooks.didModifyRow, row, flags)
@@ -56,22 +58,16 @@ final class HooksTransaction: ExtensionTransaction {
         try remove(hooks.didRemoveRow, ck)
     }
 
-    func willRemoveAll(inCollection collection: String) throws {
-        guard hooks.allowedCollections.isAllowed(collection) else { return }
-        try removeAll(hooks.willRemoveAllRows, collection)
-    }
-
-    func didRemoveAll(inCollection collection: String) throws {
-        guard hooks.allowedCollections.isAllowed(collection) else { return }
-        try removeAll(hooks.didRemoveAllRows, collection)
+    func removesEachRow(ofCollection collection: String) -> Bool {
+        (hooks.willRemoveRow != nil || hooks.didRemoveRow != nil) && hooks.allowedCollections.isAllowed(collection)
     }
 
     func willRemoveAllCollections() throws {
-        try removeAll(hooks.willRemoveAllRows, nil)
+        try removeAll(hooks.willRemoveAllRows)
     }
 
     func didRemoveAllCollections() throws {
-        try removeAll(hooks.didRemoveAllRows, nil)
+        try removeAll(hooks.didRemoveAllRows)
     }
 
     // MARK: Calling
@@ -93,10 +89,10 @@ final class HooksTransaction: ExtensionTransaction {
         try guarded(write) { try hook(write, ck.collection, ck.key) }
     }
 
-    private func removeAll(_ hook: Hooks.RemoveAllRowsHook?, _ collection: String?) throws {
+    private func removeAll(_ hook: Hooks.RemoveAllRowsHook?) throws {
         guard let hook else { return }
         let write = try writeTransaction()
-        try guarded(write) { try hook(write, collection) }
+        try guarded(write) { try hook(write) }
     }
 
     private func writeTransaction() throws -> ReadWriteTransaction {
