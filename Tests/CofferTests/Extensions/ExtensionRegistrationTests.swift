@@ -121,19 +121,22 @@ extension Extensions {
             }
         }
 
+        /// An index of salaries only.
+        private let narrow = SecondaryIndex(
+            setup: SecondaryIndexSetup([("salary", .integer)]),
+            handler: .byObject(Employee.self) { _, values, _, _, employee in values["salary"] = employee.salary })
+        /// The same name's second setup: salaries and departments.
+        private let wide = SecondaryIndex(
+            setup: SecondaryIndexSetup([("salary", .integer), ("department", .text)]),
+            handler: .byObject(Employee.self) { _, values, _, _, employee in
+                values["salary"] = employee.salary
+                values["department"] = employee.department
+            })
+
         @Test func aChangedSetupUnderTheSameTagIsRebuilt() throws {
             let directory = TemporaryDirectory()
             let url = directory.file("db.sqlite")
             let options = TestKeyKind.raw.makeOptions()
-            let narrow = SecondaryIndex(
-                setup: SecondaryIndexSetup([("salary", .integer)]),
-                handler: .byObject(Employee.self) { _, values, _, _, employee in values["salary"] = employee.salary })
-            let wide = SecondaryIndex(
-                setup: SecondaryIndexSetup([("salary", .integer), ("department", .text)]),
-                handler: .byObject(Employee.self) { _, values, _, _, employee in
-                    values["salary"] = employee.salary
-                    values["department"] = employee.department
-                })
             do {
                 let database = try open(url, options)
                 try addEmployees(try database.newConnection(), 0..<4)
@@ -151,15 +154,6 @@ extension Extensions {
         @Test func reRegisteringUnderTheSameNameReachesEveryConnection() throws {
             let test = try TestDatabase()
             Extensions.registerCodecs(test.database)
-            let narrow = SecondaryIndex(
-                setup: SecondaryIndexSetup([("salary", .integer)]),
-                handler: .byObject(Employee.self) { _, values, _, _, employee in values["salary"] = employee.salary })
-            let wide = SecondaryIndex(
-                setup: SecondaryIndexSetup([("salary", .integer), ("department", .text)]),
-                handler: .byObject(Employee.self) { _, values, _, _, employee in
-                    values["salary"] = employee.salary
-                    values["department"] = employee.department
-                })
             try test.database.register(narrow, withName: "pay")
             let connection = try test.connection()
             let sibling = try test.connection()
