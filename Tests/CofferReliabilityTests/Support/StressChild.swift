@@ -87,10 +87,18 @@ final class StressChild {
     /// Waits until the child printed "ready".
     /// - Throws: ``HarnessError`` when it exits first or takes longer than `timeout`.
     func waitUntilReady(timeout: Duration = .seconds(30)) throws {
+        try waitForLine(startingWith: "ready", timeout: timeout)
+    }
+
+    /// Waits until the child printed a line starting with `prefix`.
+    /// - Throws: ``HarnessError`` when it exits first or takes longer than `timeout`.
+    func waitForLine(startingWith prefix: String, timeout: Duration = .seconds(30)) throws {
         let deadline = ContinuousClock.now + timeout
-        while !lines.contains("ready") {
-            guard process.isRunning else { throw HarnessError("the child exited before it was ready: \(errorOutput)") }
-            guard ContinuousClock.now < deadline else { throw HarnessError("the child did not become ready") }
+        while !lines.contains(where: { $0.hasPrefix(prefix) }) {
+            guard process.isRunning else {
+                throw HarnessError("the child exited before printing \"\(prefix)\": \(errorOutput)")
+            }
+            guard ContinuousClock.now < deadline else { throw HarnessError("the child never printed \"\(prefix)\"") }
             usleep(500)
         }
     }
