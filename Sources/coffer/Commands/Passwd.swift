@@ -7,8 +7,10 @@ struct Passwd: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Change the passphrase of an envelope key file (the database is not touched).",
         discussion: """
-            The key file is rewritten atomically with the data key wrapped under the new passphrase; \
-            this takes the same short time for any database size. With --passphrase-stdin and \
+            The key file is rewritten atomically with the data key wrapped under the new passphrase. \
+            This runs two key derivations (unwrapping with the current passphrase, wrapping under the \
+            new one): a fraction of a second with the default scrypt parameters, for any database \
+            size. With --passphrase-stdin and \
             --new-passphrase-stdin, the current passphrase is the first line of standard input and the \
             new one the second.
             """)

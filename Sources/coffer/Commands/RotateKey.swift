@@ -11,7 +11,8 @@ struct RotateKey: ParsableCommand {
             The whole file is re-encrypted into a copy beside it, checked, and swapped in atomically; \
             it needs free space for a second copy. Ctrl-C before the swap leaves the database with its \
             old key and removes the new key file. Afterwards only the new key opens the database. To \
-            change only a key file's passphrase (instant), use 'coffer passwd'.
+            change only a key file's passphrase (a fraction of a second, whatever the database's \
+            size), use 'coffer passwd'.
             """)
 
     @OptionGroup var location: DatabaseLocation
