@@ -193,6 +193,26 @@ extension Extensions {
             }
         }
 
+        /// SECURITY.md advises quoting a user's search text into one phrase (drop every `"`, wrap the
+        /// rest in double quotes) so that FTS reads no operators or column filters in it.
+        @Test func userTextQuotedIntoOnePhraseIsNeverReadAsOperators() throws {
+            let (_, connection) = try setUp()
+            func phrase(_ text: String) -> String { "\"" + text.filter { $0 != "\"" } + "\"" }
+            try connection.read { tx throws in
+                #expect(try matches(tx, "encrypt OR swift") == ["a1", "a2"])
+                #expect(try matches(tx, phrase("encrypt OR swift")).isEmpty)
+                #expect(try matches(tx, "encrypt NEAR page") == ["a1"])
+                #expect(try matches(tx, phrase("encrypt NEAR page")).isEmpty)
+                #expect(try matches(tx, "title:swift") == ["a2"])
+                #expect(try matches(tx, phrase("title:swift")).isEmpty)
+                #expect(try matches(tx, "run -swift") == ["a1"])
+                #expect(try matches(tx, phrase("run -swift")).isEmpty)
+                #expect(try matches(tx, phrase("every\" OR \"swift")).isEmpty)
+                #expect(try matches(tx, phrase("every page")) == ["a1"])
+                #expect(try matches(tx, phrase("conc*")) == ["a2"])  // a trailing * still asks for a prefix
+            }
+        }
+
         @Test func tokenizersAndOptions() throws {
             let test = try TestDatabase()
             Extensions.registerCodecs(test.database)
