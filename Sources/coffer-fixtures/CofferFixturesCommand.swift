@@ -17,26 +17,35 @@ struct CofferFixturesCommand: ParsableCommand {
             their entries to Fixtures/manifest.json. Refuses to run when either folder exists or the manifest already
             names one of the files: a committed fixture is never regenerated. Keys and data are fixed, so a rerun into
             a new folder gives the same contents and manifest checks; the files' bytes differ (SQLCipher salts and
-            IVs, and AES-GCM nonces, are random).
+            IVs, and AES-GCM nonces, are random). With --credentials it writes only credentials/<folder>/ (a
+            CredentialStore collection in the row-key format of revision 99541a4).
             """)
 
     @Option(help: "The Fixtures directory.")
     var fixtures = "Fixtures"
 
-    @Option(help: "The folder to create inside coffer/ and damaged/, e.g. v1.")
+    @Option(help: "The folder to create inside coffer/ and damaged/ (or credentials/), e.g. v1.")
     var folder = "v1"
 
     @Option(help: "The Coffer source revision to record (default: `git rev-parse --short HEAD`).")
     var revision: String?
 
+    @Flag(help: "Write only credentials/<folder>/ (the credential-store fixtures) instead of coffer/ and damaged/.")
+    var credentials = false
+
     mutating func run() throws {
         let root = URL(fileURLWithPath: fixtures, isDirectory: true)
         var manifest = try ManifestFile(url: root.appendingPathComponent("manifest.json"))
-        let stage = try FixtureStage(root: root, folders: ["coffer/\(folder)", "damaged/\(folder)"])
+        let folders = credentials ? ["credentials/\(folder)"] : ["coffer/\(folder)", "damaged/\(folder)"]
+        let stage = try FixtureStage(root: root, folders: folders)
         let context = GeneratorContext(stage: stage, folder: folder, cofferRevision: revision ?? Self.gitRevision())
-        print("Writing coffer/\(folder) and damaged/\(folder) …")
-        try CofferFixtures(context: context).make()
-        try DamagedFixtures(context: context).make()
+        print("Writing \(folders.joined(separator: " and ")) …")
+        if credentials {
+            try CredentialFixtures(context: context).make()
+        } else {
+            try CofferFixtures(context: context).make()
+            try DamagedFixtures(context: context).make()
+        }
         let entries = try context.finishEntries()
         try manifest.append(entries)
         try stage.commit()

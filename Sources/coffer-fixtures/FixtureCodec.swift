@@ -3,11 +3,14 @@ import Coffer
 import Foundation
 
 /// The codecs fixtures use, named in the manifest as `json:<Type>`, `plist:<Type>`, `timestamp`, `string`, `data`.
+///
+/// `json:CredentialItem` is Coffer's own type: the credential-store fixture stores what the store stores.
 enum FixtureCodec: String, Encodable, Sendable {
     case note = "json:Note"
     case noteMeta = "json:NoteMeta"
     case taskItem = "json:TaskItem"
     case secret = "json:Secret"
+    case credentialItem = "json:CredentialItem"
     case settingsPlist = "plist:Settings"
     case timestamp
     case string
@@ -20,6 +23,7 @@ enum FixtureCodec: String, Encodable, Sendable {
         case .noteMeta: .codable(NoteMeta.self)
         case .taskItem: .codable(TaskItem.self)
         case .secret: .codable(Secret.self)
+        case .credentialItem: .codable(CredentialItem.self)
         case .settingsPlist: .propertyList(Settings.self)
         case .timestamp: .timestamp
         case .string: .string
@@ -36,6 +40,7 @@ enum FixtureCodec: String, Encodable, Sendable {
         case .noteMeta: try JSONValue.from(try cast(value, NoteMeta.self))
         case .taskItem: try JSONValue.from(try cast(value, TaskItem.self))
         case .secret: try JSONValue.from(try cast(value, Secret.self))
+        case .credentialItem: try JSONValue.from(try cast(value, CredentialItem.self))
         case .settingsPlist: try JSONValue.from(try cast(value, Settings.self))
         case .timestamp: .number(try cast(value, Date.self).timeIntervalSinceReferenceDate)
         case .string: .string(try cast(value, String.self))

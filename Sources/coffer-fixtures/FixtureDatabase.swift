@@ -143,6 +143,9 @@ final class FixtureDatabase {
     func close() throws {
         connection = nil
         database = nil
+        // One of Coffer's queues can hold the database for a moment after the last reference here
+        // goes away; the final checkpoint runs when it lets go.
+        guard Database.waitUntilClosed(url) else { throw GeneratorError("\(url.lastPathComponent) does not close") }
         for suffix in ["-wal", "-shm"] {
             let sidecar = url.path + suffix
             if FileManager.default.fileExists(atPath: sidecar) {

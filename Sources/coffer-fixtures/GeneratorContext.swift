@@ -4,7 +4,7 @@ import Foundation
 /// What one generator run shares: the staging area, the versions to record, and the entries made so far.
 final class GeneratorContext {
     /// This generator's version, recorded in every entry it makes.
-    static let generatorVersion = "1.0.0"
+    static let generatorVersion = "1.1.0"
     static let generatorName = "coffer-fixtures (Sources/coffer-fixtures)"
 
     let stage: FixtureStage

@@ -13,6 +13,7 @@ enum FixtureCodecs {
         case "json:NoteMeta": .codable(NoteMeta.self)
         case "json:TaskItem": .codable(TaskItem.self)
         case "json:Secret": .codable(Secret.self)
+        case "json:CredentialItem": .codable(CredentialItem.self)
         case "plist:Settings": .propertyList(Settings.self)
         case "timestamp": .timestamp
         case "string": .string
@@ -33,6 +34,7 @@ enum FixtureCodecs {
         case "json:NoteMeta": return try typed(NoteMeta.self)
         case "json:TaskItem": return try typed(TaskItem.self)
         case "json:Secret": return try typed(Secret.self)
+        case "json:CredentialItem": return try typed(CredentialItem.self)
         case "plist:Settings": return try typed(Settings.self)
         case "timestamp":
             guard let date = value as? Date else { throw FixtureFailure("timestamp decoded a \(type(of: value))") }

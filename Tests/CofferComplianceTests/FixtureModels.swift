@@ -1,5 +1,6 @@
 // The value types the fixtures store, declared here independently of the generator: the suite
 // must decode old files with its own definitions, as an application upgrading Coffer would.
+// `json:CredentialItem` is Coffer's own `CredentialItem`, which applications use as it is.
 
 /// A note (`json:Note`).
 struct Note: Codable, Sendable, Hashable {
