@@ -1,6 +1,12 @@
 public import Foundation
 
 /// Identifies one credential: a service, an account, and an optional access group.
+///
+/// Every part may hold any text, separators and control characters included, and a nil access
+/// group is another identifier than an empty one: ``CredentialStore`` keeps distinct identifiers
+/// in distinct rows. The store compares parts exactly, Unicode scalar by scalar; `==` on this type
+/// follows `String` and also equates canonically equivalent spellings ("é" as one scalar or as
+/// "e" plus a combining accent), which the store keeps apart.
 public struct CredentialID: Hashable, Sendable, Codable {
     /// The service the credential is for ("api.example.com", "smtp", …).
     public var service: String
@@ -15,11 +21,6 @@ public struct CredentialID: Hashable, Sendable, Codable {
         self.account = account
         self.accessGroup = accessGroup
     }
-
-    /// Unit separators keep the parts unambiguous in one row key.
-    var storageKey: String { Self.prefix(service: service) + account + "\u{1F}" + (accessGroup ?? "") }
-
-    static func prefix(service: String) -> String { service + "\u{1F}" }
 }
 
 /// A stored secret with its attributes.
