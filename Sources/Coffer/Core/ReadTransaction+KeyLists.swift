@@ -56,7 +56,9 @@ extension ReadTransaction {
             guard core.mutationCount == mutations else { throw Self.mutationDuringEnumeration() }
             return false
         }
-        var missing: [String: [Int]] = [:]
+        // Keyed by CollectionKey, which compares bytes as SQLite does: two canonically equivalent
+        // spellings of a key are two rows, which a [String: …] would merge.
+        var missing: [CollectionKey: [Int]] = [:]
         for (index, key) in keys.enumerated() {
             let ck = CollectionKey(collection: collection, key: key)
             let object = wantObject && core.config.objectCacheEnabled ? core.objectCache.value(forKey: ck) : nil
@@ -64,10 +66,10 @@ extension ReadTransaction {
             if (!wantObject || object != nil) && (!wantMetadata || metadata != nil) {
                 if try report(index, object, metadata ?? nil) { return }
             } else {
-                missing[key, default: []].append(index)
+                missing[ck, default: []].append(index)
             }
         }
-        let pendingKeys = Array(missing.keys)
+        let pendingKeys = missing.keys.map(\.key)
         var batchStart = 0
         while batchStart < pendingKeys.count {
             let batch = pendingKeys[batchStart..<min(batchStart + Self.keyBatchSize, pendingKeys.count)]
@@ -102,7 +104,7 @@ extension ReadTransaction {
                     if core.config.metadataCacheEnabled { core.metadataCache.setValue(decoded, forKey: ck) }
                     metadata = decoded
                 }
-                for index in missing.removeValue(forKey: key) ?? [] {
+                for index in missing.removeValue(forKey: ck) ?? [] {
                     if try report(index, object, metadata) { return }
                 }
             }

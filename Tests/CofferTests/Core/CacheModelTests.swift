@@ -150,3 +150,52 @@ import Testing
         }
     }
 }
+
+/// Keys that Swift's `String ==` calls equal (canonically equivalent) but SQLite stores as two
+/// rows: every cache and changeset must keep them apart, as the database does.
+@Suite struct CanonicallyEquivalentKeyTests {
+    private static let composed = "caf\u{E9}"  // é as one scalar
+    private static let decomposed = "cafe\u{301}"  // e + combining acute accent
+
+    @Test func twoSpellingsAreTwoRowsOnEveryConnection() throws {
+        #expect(Self.composed == Self.decomposed)  // Swift's equality, which the database does not share
+        let test = try TestDatabase()
+        test.database.registerCodable(String.self, forCollection: "c")
+        test.database.setObjectPolicy(.share, forCollection: "c")
+        let writer = try test.connection()
+        let sibling = try test.connection()
+        try writer.readWrite { tx in
+            try tx.setObject("composed", forKey: Self.composed, inCollection: "c")
+            try tx.setObject("decomposed", forKey: Self.decomposed, inCollection: "c")
+        }
+        for connection in [writer, sibling, writer] {
+            try connection.read { tx throws in
+                #expect(try tx.numberOfKeys(inCollection: "c") == 2)
+                #expect(try tx.object(forKey: Self.composed, inCollection: "c", as: String.self) == "composed")
+                #expect(try tx.object(forKey: Self.decomposed, inCollection: "c", as: String.self) == "decomposed")
+            }
+        }
+        try writer.readWrite { tx in try tx.removeObject(forKey: Self.decomposed, inCollection: "c") }
+        for connection in [writer, sibling] {
+            try connection.read { tx throws in
+                #expect(try tx.object(forKey: Self.composed, inCollection: "c", as: String.self) == "composed")
+                #expect(try tx.object(forKey: Self.decomposed, inCollection: "c", as: String.self) == nil)
+                #expect(try !tx.hasObject(forKey: Self.decomposed, inCollection: "c"))
+            }
+        }
+        // A key list naming both spellings reports each with its own row.
+        try writer.readWrite { tx in try tx.setObject("decomposed", forKey: Self.decomposed, inCollection: "c") }
+        for connection in [writer, sibling] {
+            connection.flushMemory(.caches)
+            var seen: [Int: String] = [:]
+            try connection.read { tx in
+                try tx.enumerateObjects(forKeys: [Self.composed, Self.decomposed], inCollection: "c") { index, object, _ in
+                    seen[index] = object as? String
+                }
+            }
+            #expect(seen == [0: "composed", 1: "decomposed"])
+        }
+        let keys = CollectionKey(collection: "c", key: Self.composed) < CollectionKey(collection: "c", key: Self.decomposed)
+        #expect(keys != (CollectionKey(collection: "c", key: Self.decomposed) < CollectionKey(collection: "c", key: Self.composed)))
+    }
+}
