@@ -9,13 +9,8 @@ struct CredentialFixtures {
     /// The file name of the legacy store inside `credentials/<folder>/`.
     static let fileName = "legacy-store.db"
 
-    /// Value-encryption keys 1 and 2; key 1 current at first.
-    static let keyring = KeyringSpec(
-        current: 1,
-        keys: [
-            KeyringSpec.Key(id: 1, hex: Hex.string(FixtureKeys.keyringKey1)),
-            KeyringSpec.Key(id: 2, hex: Hex.string(FixtureKeys.keyringKey2)),
-        ])
+    /// Value-encryption keys 1 and 2; key 1 current at first (the chains fixture's keys).
+    static let keyring = ChainFixtures.keyring
 
     /// `CredentialStore`'s chain: Codable `CredentialItem` JSON, AES-256-GCM, no unencrypted rows.
     static let serializers = [

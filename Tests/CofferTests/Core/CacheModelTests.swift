@@ -20,23 +20,11 @@ import Testing
     private static let collections = ["typed", "auto"]
     private static let keys = (0..<8).map { "k\($0)" }
 
-    /// A deterministic generator, so a failure replays from the seed it prints.
-    private struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     private struct Rollback: Error {}
 
     @Test(arguments: [(UInt64(1), ObjectPolicy.containment), (2, .share), (3, .copy), (4, .share)])
     func randomTransactionsMatchTheModel(seed: UInt64, policy: ObjectPolicy) throws {
-        var rng = Generator(state: seed)
+        var rng = SeededGenerator(seed: seed)
         let test = try TestDatabase()
         test.database.registerCodable(Int.self, metadata: Int.self, forCollection: "typed")
         for collection in Self.collections {
@@ -77,7 +65,7 @@ import Testing
 
     /// One random write, or an enumeration that writes from its body, applied to `model` too.
     private static func randomOperation(
-        _ tx: ReadWriteTransaction, _ model: inout Model, _ rng: inout Generator
+        _ tx: ReadWriteTransaction, _ model: inout Model, _ rng: inout SeededGenerator
     ) throws {
         let collection = collections[Int.random(in: 0..<collections.count, using: &rng)]
         let key = keys[Int.random(in: 0..<keys.count, using: &rng)]
