@@ -21,6 +21,9 @@ final class BackupProgress: Progress, @unchecked Sendable {
         didSet {
             reporter.update(completed: completedUnitCount, total: totalUnitCount)
             if Interruption.shared.isRequested { cancel() }
+            if oldValue < totalUnitCount && completedUnitCount >= totalUnitCount {
+                DebugPause.verification.pauseIfRequested()
+            }
         }
     }
 }

@@ -27,6 +27,7 @@ final class Interruption: Sendable {
     }
 
     private let requested = Atomic<Bool>(false)
+    private let signals = Atomic<Int>(0)
     private let state = Locked(State())
 
     /// Starts listening for SIGINT on a dispatch queue instead of letting it kill the process.
@@ -61,10 +62,22 @@ final class Interruption: Sendable {
         state.withLock { $0.terminal = settings }
     }
 
+    /// Testing aid: says so on standard error, then waits (up to a minute) for the next Ctrl-C.
+    func waitForSignal() {
+        let seen = signals.load(ordering: .acquiring)
+        StandardStreams.writeError("coffer: paused for testing; waiting for Ctrl-C\n")
+        let deadline = ContinuousClock.now + .seconds(60)
+        while signals.load(ordering: .acquiring) == seen && ContinuousClock.now < deadline {
+            usleep(10_000)
+        }
+    }
+
     private func handleSignal() {
         let (cancellable, terminal) = state.withLock { ($0.cancellableDepth > 0, $0.terminal) }
         if cancellable && !requested.exchange(true, ordering: .acquiringAndReleasing) {
             StandardStreams.writeError("\ncoffer: cancelling… (press Ctrl-C again to stop at once)\n")
+            // Counted last, so a test's pause ends only once the request is visible.
+            signals.add(1, ordering: .acquiringAndReleasing)
             return
         }
         if var terminal { _ = tcsetattr(STDIN_FILENO, TCSAFLUSH, &terminal) }

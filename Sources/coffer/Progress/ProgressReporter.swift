@@ -65,7 +65,7 @@ final class ProgressReporter: Sendable {
             return (render(&state, force: pause), pause)
         }
         if let output { StandardStreams.writeError(output) }
-        if pause { waitForInterruption() }
+        if pause { Interruption.shared.waitForSignal() }
     }
 
     /// Redraws on a timer while the work reports nothing (work of unknown length).
@@ -124,14 +124,6 @@ final class ProgressReporter: Sendable {
             state.lastDraw = now
             state.lastLineCount = state.completed
             return ProgressFormat.line(snapshot(state)) + "\n"
-        }
-    }
-
-    private func waitForInterruption() {
-        StandardStreams.writeError("coffer: paused for testing; waiting for Ctrl-C\n")
-        let deadline = ContinuousClock.now + .seconds(60)
-        while !Interruption.shared.isRequested && ContinuousClock.now < deadline {
-            usleep(10_000)
         }
     }
 
