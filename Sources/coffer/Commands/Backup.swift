@@ -9,8 +9,9 @@ struct Backup: ParsableCommand {
         discussion: """
             The copy is encrypted with the database's key, or with a new key given by --new-key-file \
             or --new-raw-key-file. It is written beside the destination, checked by reopening it, and \
-            only then moved into place: a failed or interrupted backup leaves nothing at the \
-            destination (and removes a new key file made for it).
+            only then moved into place: a failed or interrupted backup leaves the destination as it \
+            was (and removes a new key file made for it), even when Ctrl-C comes during the check. \
+            Once the backup is in place, Ctrl-C no longer cancels it.
             """)
 
     @OptionGroup var location: DatabaseLocation
@@ -35,20 +36,34 @@ struct Backup: ParsableCommand {
         let input = LineReader.standardInput()
         let opened = try OpenedDatabase.open(location, keys: keys, input: input)
         let created = try newKey.create(input: input)
+        let output = UndoableOutput(target)
+        Interruption.shared.onForcedStop {
+            output.undo()
+            created?.discard()
+        }
         let reporter = progress.reporter(label: "backup", unit: "pages", total: nil)
         let backupProgress = BackupProgress(reporter: reporter)
         do {
             try Interruption.shared.whileCancellable {
                 try opened.connection.backup(to: target, key: created?.key, progress: backupProgress)
+                output.markPlaced()
+                // The library verifies the copy and moves it into place without looking at
+                // `backupProgress` again: a Ctrl-C in that time cancels here.
+                try Interruption.shared.commit("the backup is complete")
             }
         } catch {
+            Interruption.shared.onForcedStop(nil)
             reporter.finish(succeeded: false)
             created?.discard()
-            if let error = error as? DatabaseError, error.code == .cancelled {
-                throw CLIError.cancelled("cancelled; no backup was written")
+            let restored = output.undo()
+            if (error as? DatabaseError)?.code == .cancelled || (error as? CLIError)?.code == .cancelled {
+                throw CLIError.cancelled(
+                    "cancelled; no backup was written"
+                        + (restored ? "" : ", and the file it was to replace at \(target.path) is gone"))
             }
             throw error
         }
+        output.keep()
         reporter.finish()
         let size = Info.size(of: target) ?? 0
         print("Backed up \(opened.database.url.path) to \(target.path) (\(size) bytes)")

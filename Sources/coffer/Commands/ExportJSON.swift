@@ -11,7 +11,8 @@ struct ExportJSON: ParsableCommand {
             Each line is {"collection","key","value","metadata"}; values that are not single-line \
             JSON are written in base64 as "valueBase64"/"metadataBase64". The export reads one \
             consistent snapshot and streams, so memory stays flat. THE OUTPUT IS NOT ENCRYPTED. \
-            An interrupted export to --output leaves no file behind.
+            An export to --output interrupted before its file is in place leaves no file behind (and \
+            a file it was to replace as it was).
             """)
 
     @OptionGroup var location: DatabaseLocation
@@ -34,6 +35,8 @@ struct ExportJSON: ParsableCommand {
         let sink =
             try output.map { try OutputFile.creating(URL(fileURLWithPath: $0), replacing: force) }
             ?? OutputFile.standardOutput()
+        let placed = output.map { UndoableOutput(URL(fileURLWithPath: $0)) }
+        Interruption.shared.onForcedStop { placed?.undo() }
         let collections = collection
         let progress = progress
         let count = try Interruption.shared.whileCancellable {
@@ -57,9 +60,11 @@ struct ExportJSON: ParsableCommand {
                             }
                         }
                     }
-                    try sink.commit()
+                    try Self.finish(sink, placed: placed)
                 } catch {
+                    Interruption.shared.onForcedStop(nil)
                     sink.discard()
+                    placed?.undo()
                     reporter.finish(succeeded: false)
                     throw error
                 }
@@ -68,5 +73,20 @@ struct ExportJSON: ParsableCommand {
             }
         }
         if let output { StandardStreams.writeError("Exported \(count) row(s) to \(output)\n") }
+    }
+
+    /// Puts the export in place (a file) or writes out its end (standard output), and passes the
+    /// point of no return; after a Ctrl-C that came first, the caller takes the file back out.
+    /// - Throws: ``CLIError`` `.cancelled`, `.io`.
+    private static func finish(_ sink: OutputFile, placed: UndoableOutput?) throws {
+        guard let placed else {
+            try Interruption.shared.commit("every row is written")
+            try sink.commit()
+            return
+        }
+        try sink.commit()
+        placed.markPlaced()
+        try Interruption.shared.commit("the export is complete")
+        placed.keep()
     }
 }

@@ -55,6 +55,8 @@ struct ImportJSON: ParsableCommand {
                 }
                 try Interruption.shared.checkpoint()
                 imported += try Self.write(batch, to: opened.connection)
+                // A Ctrl-C during the last write cancels here: every row is kept, and the message says so.
+                try Interruption.shared.commit("all \(imported) row(s) are imported")
                 reporter.update(completed: imported)
             }
         } catch let error as CLIError where error.code == .cancelled {

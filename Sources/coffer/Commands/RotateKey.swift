@@ -10,9 +10,9 @@ struct RotateKey: ParsableCommand {
         discussion: """
             The whole file is re-encrypted into a copy beside it, checked, and swapped in atomically; \
             it needs free space for a second copy. Ctrl-C before the swap leaves the database with its \
-            old key and removes the new key file. Afterwards only the new key opens the database. To \
-            change only a key file's passphrase (a fraction of a second, whatever the database's \
-            size), use 'coffer passwd'.
+            old key and removes the new key file; from the swap on, Ctrl-C no longer cancels. \
+            Afterwards only the new key opens the database. To change only a key file's passphrase \
+            (a fraction of a second, whatever the database's size), use 'coffer passwd'.
             """)
 
     @OptionGroup var location: DatabaseLocation
@@ -33,13 +33,14 @@ struct RotateKey: ParsableCommand {
         // and counts one unit when the new copy is ready to be swapped in.
         let reporter = progress.reporter(label: "rotate-key", unit: "", total: nil)
         let opened = try OpenedDatabase.open(location, keys: keys, input: input) { options in
-            // The last moment the rotation can stop with nothing changed.
+            // The last moment the rotation can stop with nothing changed: its point of no return.
             options.keyRotationHooks.willReplaceFile = { _ in
                 reporter.update(completed: 1)
-                try Interruption.shared.checkpoint()
+                try Interruption.shared.commit("the re-encrypted copy replaces the database")
             }
         }
         guard let created = try newKey.create(input: input) else { return }
+        Interruption.shared.onForcedStop { created.discard() }
         reporter.startTicking()
         do {
             try Interruption.shared.whileCancellable {

@@ -13,7 +13,9 @@ struct Vacuum: ParsableCommand {
     func run() throws {
         let opened = try OpenedDatabase.open(location, keys: keys, input: LineReader.standardInput())
         let before = Info.size(of: opened.database.url) ?? 0
+        // Until the vacuum returns, Ctrl-C ends the process and SQLite rolls the vacuum back.
         try opened.connection.vacuum()
+        try Interruption.shared.commit("the database is vacuumed")
         let after = Info.size(of: opened.database.url) ?? 0
         print("Vacuumed \(opened.database.url.path): \(before) → \(after) bytes")
     }

@@ -61,6 +61,7 @@ struct Verify: ParsableCommand {
             let reporter = progress.reporter(label: "verify", unit: "rows", total: Int64(rows.count))
             do {
                 try check(rows, on: opened.connection, into: &report, reporter: reporter)
+                try Interruption.shared.commit("every row is checked")
             } catch {
                 reporter.finish(succeeded: false)
                 throw error

@@ -90,8 +90,10 @@ final class OutputFile {
         }
     }
 
-    /// Abandons the output: a file's temporary file is closed and removed; standard output is flushed.
+    /// Abandons the output: a file's temporary file is closed and removed; standard output is
+    /// flushed. Does nothing after ``commit()``, which cleans up after itself when it fails.
     func discard() {
+        guard !finished else { return }
         finished = true
         guard let temporary else {
             try? flush()
