@@ -123,6 +123,13 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The code of README.md and of the DocC article GettingStarted.md, compiled and run by
+        // CofferDocumentationTests, which also checks that the documents still show exactly this code.
+        .executableTarget(
+            name: "readme-example", dependencies: ["Coffer"], path: "Examples/README", swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "getting-started-example", dependencies: ["Coffer"], path: "Examples/GettingStarted",
+            swiftSettings: swiftSettings),
         .testTarget(
             name: "CofferReliabilityTests",
             dependencies: ["Coffer", "CofferSQLite", "CofferTestSupport"],
@@ -146,6 +153,11 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "CofferDocumentationTests",
+            dependencies: ["CofferTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -1,0 +1,58 @@
+// The program of Sources/Coffer/Coffer.docc/GettingStarted.md: its code blocks in the article's
+// order (all but the Package.swift one), the ones inside the `do { }` block indented by it.
+// CofferDocumentationTests runs this program and checks that every block still appears here
+// exactly. Lines marked "harness" are not in the article: they print what the test checks.
+
+import Coffer
+import Foundation
+
+let dataKey = DataKey.random().withUnsafeBytes { Data($0) }  // 32 random bytes
+let url = FileManager.default.temporaryDirectory.appendingPathComponent("notes-\(UUID()).db")
+
+do {
+    var options = DatabaseOptions()
+    options.key = .raw(dataKey)                   // exactly 32 bytes
+    options.cipher = .recommended                 // 4096-byte pages for new files
+    let db = try Database(url: url, options: options)
+
+    struct Note: Codable, Sendable {
+        var title: String
+        var body: String
+    }
+
+    db.registerCodable(Note.self, forCollection: "notes", stages: [.zlib()])
+
+    let connection = try db.newConnection()
+
+    try connection.readWrite { tx in
+        try tx.setObject(Note(title: "Wi-Fi", body: "on the fridge"), forKey: "n1", inCollection: "notes")
+        try tx.setObject(Note(title: "Bins", body: "Tuesday"), forKey: "n2", inCollection: "notes",
+                         withMetadata: Date())
+    }
+
+    let titles = try connection.read { tx in
+        var titles: [String] = []
+        try tx.enumerateKeysAndObjects(inCollection: "notes", as: Note.self) { key, note, stop in
+            titles.append(note.title)
+        }
+        return titles
+    }
+    print(titles)                                 // ["Wi-Fi", "Bins"]
+
+    func numberOfNotes(on connection: Connection) async throws -> Int {
+        try await connection.read { tx in try tx.numberOfKeys(inCollection: "notes") }
+    }
+    print("notes:", try await numberOfNotes(on: connection))  // harness
+
+    let changes = db.changes
+    Task {
+        for await changeset in changes where changeset.objectChanges.contains(
+            CollectionKey(collection: "notes", key: "n1"))
+        {
+            print("n1 changed in snapshot", changeset.snapshot)
+        }
+    }
+}  // `db`, `connection` and everything else declared in the block are released here
+_ = Database.waitUntilAllClosed()      // before exit(…): returns once the close has finished
+_ = Database.waitUntilClosed(url)      // before touching the file
+print("closed:", Database.waitUntilAllClosed(timeout: .zero))  // harness

@@ -1,0 +1,28 @@
+// The example of README.md, line for line. CofferDocumentationTests runs this program and checks
+// that README.md still shows exactly this code.
+
+import Coffer
+import Foundation
+
+struct Note: Codable, Sendable { var title: String; var body: String }
+
+// A new file and a new random key each run: an app keeps its key in the platform's key store.
+let url = FileManager.default.temporaryDirectory.appendingPathComponent("notes-\(UUID()).db")
+let dataKey = DataKey.random().withUnsafeBytes { Data($0) }  // 32 random bytes
+
+do {
+    var options = DatabaseOptions()
+    options.key = .raw(dataKey)                        // or .passphrase(…), .keyFile(…)
+    let db = try Database(url: url, options: options)  // a wrong key throws here (caught below)
+    db.registerCodable(Note.self, forCollection: "notes")
+
+    let connection = try db.newConnection()
+    try connection.readWrite { tx in
+        try tx.setObject(Note(title: "Wi-Fi", body: "on the fridge"), forKey: "n1", inCollection: "notes")
+    }
+    let note = try connection.read { tx in try tx.object(forKey: "n1", inCollection: "notes", as: Note.self) }
+    print(note?.body ?? "no note")                     // on the fridge
+} catch let error as DatabaseError where error.code == .wrongKey {
+    print("This key does not open \(url.path)")
+}  // `db` and `connection` go away here, so the database closes
+_ = Database.waitUntilAllClosed()                      // let the close finish before the program exits
