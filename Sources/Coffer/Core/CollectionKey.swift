@@ -38,20 +38,29 @@ public struct CollectionKey: Hashable, Sendable, Comparable, Codable, CustomStri
         return lhs.collection.utf8.lexicographicallyPrecedes(rhs.collection.utf8)
     }
 
-    /// Whether two strings have the same UTF-8 bytes (a length check, then one `memcmp`).
+    /// Whether two strings have the same UTF-8 bytes.
+    ///
+    /// A cached read compares one key, so the common cases stay cheap: strings with the same bits
+    /// are the same bytes (a string of up to 15 UTF-8 bytes keeps them inline, a longer one's bits
+    /// name its storage); strings that `==` tells apart differ; only strings `==` calls equal are
+    /// compared byte by byte, in place.
     @inline(__always)
     static func sameBytes(_ lhs: String, _ rhs: String) -> Bool {
+        if MemoryLayout<String>.size == MemoryLayout<(UInt64, UInt64)>.size,
+            unsafeBitCast(lhs, to: (UInt64, UInt64).self) == unsafeBitCast(rhs, to: (UInt64, UInt64).self)
+        {
+            return true
+        }
+        guard lhs == rhs else { return false }
         let count = lhs.utf8.count
         guard count == rhs.utf8.count else { return false }
-        guard count > 0 else { return true }
-        var lhs = lhs
-        var rhs = rhs
-        return lhs.withUTF8 { left in
-            rhs.withUTF8 { right in
-                guard let left = left.baseAddress, let right = right.baseAddress else { return false }
+        let inPlace = lhs.utf8.withContiguousStorageIfAvailable { left in
+            rhs.utf8.withContiguousStorageIfAvailable { right in
+                guard let left = left.baseAddress, let right = right.baseAddress else { return true }
                 return memcmp(left, right, count) == 0
             }
         }
+        return (inPlace ?? nil) ?? lhs.utf8.elementsEqual(rhs.utf8)
     }
 
     /// `collection/key`, for diagnostics.

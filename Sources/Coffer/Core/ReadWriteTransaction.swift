@@ -103,7 +103,7 @@ public final class ReadWriteTransaction: ReadTransaction {
         let (data, objectReadBack) = try stored(
             object, serialized: serializedObject, with: config.objectChain, ck, what: "object")
         let metadataData: Data?
-        var metadataReadBack: (any Sendable)?
+        var metadataReadBack: EncodedValue?
         if let value = copy metadata {
             (metadataData, metadataReadBack) = try stored(
                 value, serialized: serializedMetadata, with: config.metadataChain, ck, what: "metadata")
@@ -194,7 +194,7 @@ public final class ReadWriteTransaction: ReadTransaction {
             object = sanitized
         }
         let (data, readBack) = try stored(object, serialized: nil, with: config.objectChain, ck, what: "object")
-        let cached = readBack ?? object
+        let cached: any Sendable = readBack ?? object
         let hooks = hookReceivers
         let row = ExtensionRow(
             collectionKey: ck, rowid: rowid, object: LazyValue(cached),
@@ -350,13 +350,13 @@ public final class ReadWriteTransaction: ReadTransaction {
     func stored(
         _ value: borrowing any Sendable, serialized: Data?, with chain: SerializerChain, _ ck: CollectionKey,
         what: String
-    ) throws -> (Data, readBack: (any Sendable)?) {
+    ) throws -> (Data, readBack: EncodedValue?) {
         guard chain.codec.decodesToEncodedValue else {
             if let serialized { return (serialized, nil) }
             return (try encode(copy value, with: chain, ck, what: what), nil)
         }
         if let serialized {
-            return (serialized, try? chain.deserialize(serialized, collection: ck.collection, key: ck.key))
+            return (serialized, (try? chain.deserialize(serialized, collection: ck.collection, key: ck.key)) as? EncodedValue)
         }
         do {
             let (blob, codecBytes) = try chain.serializeKeepingCodecBytes(
@@ -368,14 +368,14 @@ public final class ReadWriteTransaction: ReadTransaction {
     }
 
     /// `readBack` when there is one, else a copy of `value`.
-    private static func either(_ readBack: (any Sendable)?, _ value: borrowing any Sendable) -> any Sendable {
+    private static func either(_ readBack: EncodedValue?, _ value: borrowing any Sendable) -> any Sendable {
         if let readBack { return readBack }
         return copy value
     }
 
     /// `readBack` when there is one, else a copy of `value`.
     private static func either(
-        _ readBack: (any Sendable)?, _ value: borrowing (any Sendable)?
+        _ readBack: EncodedValue?, _ value: borrowing (any Sendable)?
     ) -> (any Sendable)? {
         if let readBack { return readBack }
         return copy value
