@@ -25,6 +25,11 @@ extension Database {
     /// Waits until every database this process opened has finished closing: what a program calls
     /// after releasing its databases and before it exits (``waitUntilClosed(_:timeout:)`` says why).
     ///
+    /// Only released databases close. A database held by a top-level variable of `main.swift` is
+    /// a global that lives until the process ends, so the wait would always use its whole timeout
+    /// and return false: open it inside a function or a `do { }` block that ends before the wait,
+    /// and do not let a long-running `Task` capture it.
+    ///
     /// - Parameter timeout: How long to wait for a database that is still referenced.
     /// - Returns: True when no database is open; false when one still was after `timeout`.
     public static func waitUntilAllClosed(timeout: Duration = .seconds(10)) -> Bool {
