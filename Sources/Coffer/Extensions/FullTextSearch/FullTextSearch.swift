@@ -3,7 +3,10 @@
 ///
 /// A handler fills the named columns with text for each row; the text lives in the virtual table
 /// `fts_<name>` whose rowid is the row's rowid in `database2`. Queries use SQLite's MATCH syntax
-/// (`"swift AND encrypt*"`, `"title:coffer"`, `"\"exact phrase\""`):
+/// (`"swift encrypt*"` for rows with both, `"swift OR rust"`, `"title:coffer"`,
+/// `"\"exact phrase\""`); SQLCipher 3.4.1 as Debian builds it has the standard syntax, where
+/// `AND` is an ordinary word. Quote a user's text into one phrase before searching for it
+/// (SECURITY.md explains why):
 ///
 /// ```swift
 /// let search = FullTextSearch(
