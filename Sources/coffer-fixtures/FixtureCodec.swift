@@ -1,5 +1,5 @@
-import CofferFixtureSupport
 import Coffer
+import CofferFixtureSupport
 import Foundation
 
 /// The codecs fixtures use, named in the manifest as `json:<Type>`, `plist:<Type>`, `timestamp`, `string`, `data`.

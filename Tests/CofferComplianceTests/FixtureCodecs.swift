@@ -1,5 +1,5 @@
-import CofferFixtureSupport
 import Coffer
+import CofferFixtureSupport
 import Crypto
 import Foundation
 

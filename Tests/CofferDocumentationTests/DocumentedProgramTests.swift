@@ -10,7 +10,9 @@ struct DocumentedProgramTests {
     private func run(_ name: String, in directory: TemporaryDirectory) throws -> ProgramResult {
         let result = try Program.run(
             try Program.built(name), in: directory.url,
-            environment: ["TMPDIR": directory.url.path, "HOME": directory.url.path, "XDG_DATA_HOME": directory.url.path])
+            environment: [
+                "TMPDIR": directory.url.path, "HOME": directory.url.path, "XDG_DATA_HOME": directory.url.path,
+            ])
         #expect(!result.timedOut, "\(name) did not finish")
         return result
     }

@@ -73,7 +73,8 @@ extension CrashConsistency {
             let state = try Self.readRotated(url, first: first, second: second)
             #expect(state.integrity == ["ok"], "iteration \(iteration) seed \(seed)")
             #expect(state.count >= lower, "iteration \(iteration) seed \(seed): lost acknowledged rows")
-            #expect(state.missing.isEmpty, "iteration \(iteration) seed \(seed): rows missing: \(state.missing.prefix(5))")
+            #expect(
+                state.missing.isEmpty, "iteration \(iteration) seed \(seed): rows missing: \(state.missing.prefix(5))")
             // A kill before the first batch (a slow child, e.g. under TSan) leaves no rows: not torn.
             let untouched = state.count == 0 && state.rowKeys == 0
             #expect(

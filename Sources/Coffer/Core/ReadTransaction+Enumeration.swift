@@ -58,7 +58,8 @@ extension ReadTransaction {
         let collection = collection ?? ""
         guard !core.config.objectCacheEnabled else {
             try enumerateKeysAndObjects(inCollection: collection, filter: filter) { key, object, stop in
-                try body(key, try castDecoding(object, to: T.self, CollectionKey(collection: collection, key: key)), &stop)
+                try body(
+                    key, try castDecoding(object, to: T.self, CollectionKey(collection: collection, key: key)), &stop)
             }
             return
         }

@@ -356,7 +356,10 @@ public final class ReadWriteTransaction: ReadTransaction {
             return (try encode(copy value, with: chain, ck, what: what), nil)
         }
         if let serialized {
-            return (serialized, (try? chain.deserialize(serialized, collection: ck.collection, key: ck.key)) as? EncodedValue)
+            return (
+                serialized,
+                (try? chain.deserialize(serialized, collection: ck.collection, key: ck.key)) as? EncodedValue
+            )
         }
         do {
             let (blob, codecBytes) = try chain.serializeKeepingCodecBytes(

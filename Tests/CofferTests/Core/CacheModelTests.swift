@@ -58,7 +58,9 @@ import Testing
                 connections[Int.random(in: 0..<connections.count, using: &rng)].flushMemory(.caches)
             }
             for (index, reader) in connections.enumerated() {
-                try reader.read { tx in try Self.check(tx, against: model, "step \(step) seed \(seed) connection \(index)") }
+                try reader.read { tx in
+                    try Self.check(tx, against: model, "step \(step) seed \(seed) connection \(index)")
+                }
             }
         }
     }
@@ -125,14 +127,16 @@ import Testing
                 let row = rows[key]
                 #expect(try tx.hasObject(forKey: key, inCollection: collection) == (row != nil), "\(context) \(key)")
                 #expect(try tx.object(forKey: key, inCollection: collection, as: Int.self) == row?.object, "\(context)")
-                #expect(try tx.metadata(forKey: key, inCollection: collection, as: Int.self) == row?.metadata, "\(context)")
+                #expect(
+                    try tx.metadata(forKey: key, inCollection: collection, as: Int.self) == row?.metadata, "\(context)")
                 let untyped = try tx.object(forKey: key, inCollection: collection)
                 if collection == "auto", let untyped { #expect(untyped is EncodedValue, "\(context) \(key)") }
             }
             var listed: [String: Int] = [:]
             try tx.enumerateObjects(forKeys: keys, inCollection: collection) { index, object, _ in
                 guard let object else { return }
-                listed[keys[index]] = (object as? EncodedValue).flatMap { try? $0.decode(as: Int.self) } ?? object as? Int
+                listed[keys[index]] =
+                    (object as? EncodedValue).flatMap { try? $0.decode(as: Int.self) } ?? object as? Int
             }
             #expect(listed == rows.mapValues(\.object), "\(context)")
         }
@@ -177,13 +181,18 @@ import Testing
             connection.flushMemory(.caches)
             var seen: [Int: String] = [:]
             try connection.read { tx in
-                try tx.enumerateObjects(forKeys: [Self.composed, Self.decomposed], inCollection: "c") { index, object, _ in
+                try tx.enumerateObjects(forKeys: [Self.composed, Self.decomposed], inCollection: "c") {
+                    index, object, _ in
                     seen[index] = object as? String
                 }
             }
             #expect(seen == [0: "composed", 1: "decomposed"])
         }
-        let keys = CollectionKey(collection: "c", key: Self.composed) < CollectionKey(collection: "c", key: Self.decomposed)
-        #expect(keys != (CollectionKey(collection: "c", key: Self.decomposed) < CollectionKey(collection: "c", key: Self.composed)))
+        let keys =
+            CollectionKey(collection: "c", key: Self.composed) < CollectionKey(collection: "c", key: Self.decomposed)
+        #expect(
+            keys
+                != (CollectionKey(collection: "c", key: Self.decomposed)
+                    < CollectionKey(collection: "c", key: Self.composed)))
     }
 }

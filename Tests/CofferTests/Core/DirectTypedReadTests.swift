@@ -62,7 +62,9 @@ import Testing
             #expect(try tx.object(forKey: "missing", inCollection: "notes", as: Note.self) == nil)
             for collection in ["notes", "sealed"] {
                 var seen: [String: Note] = [:]
-                try tx.enumerateKeysAndObjects(inCollection: collection, as: Note.self) { key, note, _ in seen[key] = note }
+                try tx.enumerateKeysAndObjects(inCollection: collection, as: Note.self) { key, note, _ in
+                    seen[key] = note
+                }
                 #expect(seen.count == notes.count)
                 for (index, note) in notes.enumerated() { #expect(seen["k\(index)"] == note) }
             }
@@ -146,7 +148,8 @@ import Testing
     @Test func aTamperedSealedBlobFailsAuthenticationOnTheDirectPath() throws {
         let db = try open()
         let writer = try db.newConnection()
-        try writer.readWrite { tx in try tx.setObject(Note(title: "a", body: "b"), forKey: "s", inCollection: "sealed") }
+        try writer.readWrite { tx in try tx.setObject(Note(title: "a", body: "b"), forKey: "s", inCollection: "sealed")
+        }
         var blob = try #require(try writer.read { try $0.serializedObject(forKey: "s", inCollection: "sealed") })
         blob[blob.count - 1] ^= 0x01
         try writer.readWrite { tx in

@@ -8,29 +8,30 @@ import Testing
 /// from their own body: they must detect mutation like every other enumeration, and must never
 /// leave a removed row in the writer's cache.
 @Suite struct KeyListEnumerationTests {
-    private typealias Enumeration = (ReadWriteTransaction, [String], (ReadWriteTransaction) throws -> Void) throws -> Void
+    private typealias Enumeration = (ReadWriteTransaction, [String], (ReadWriteTransaction) throws -> Void) throws ->
+        Void
 
     /// The three key-list kinds, each running `mutate` from its body on every call.
     private static var kinds: [(String, Enumeration)] {
         [
-        (
-            "objects",
-            { tx, keys, mutate in
-                try tx.enumerateObjects(forKeys: keys, inCollection: "a") { _, _, _ in try mutate(tx) }
-            }
-        ),
-        (
-            "metadata",
-            { tx, keys, mutate in
-                try tx.enumerateMetadata(forKeys: keys, inCollection: "a") { _, _, _ in try mutate(tx) }
-            }
-        ),
-        (
-            "rows",
-            { tx, keys, mutate in
-                try tx.enumerateRows(forKeys: keys, inCollection: "a") { _, _, _, _ in try mutate(tx) }
-            }
-        ),
+            (
+                "objects",
+                { tx, keys, mutate in
+                    try tx.enumerateObjects(forKeys: keys, inCollection: "a") { _, _, _ in try mutate(tx) }
+                }
+            ),
+            (
+                "metadata",
+                { tx, keys, mutate in
+                    try tx.enumerateMetadata(forKeys: keys, inCollection: "a") { _, _, _ in try mutate(tx) }
+                }
+            ),
+            (
+                "rows",
+                { tx, keys, mutate in
+                    try tx.enumerateRows(forKeys: keys, inCollection: "a") { _, _, _, _ in try mutate(tx) }
+                }
+            ),
         ]
     }
 

@@ -170,7 +170,10 @@ extension Extensions {
                 #expect(try reader.read { tx in try keys(tx, in: "pay", "WHERE salary > ?", 1) } == ["e2", "e3"])
             }
             try addEmployees(sibling, 4..<5)
-            #expect(try connection.read { tx in try keys(tx, in: "pay", "WHERE department = ?", "eng") } == ["e0", "e2", "e4"])
+            #expect(
+                try connection.read { tx in try keys(tx, in: "pay", "WHERE department = ?", "eng") } == [
+                    "e0", "e2", "e4",
+                ])
         }
 
         @Test func extensionsNotRegisteredAgainAreDroppedAtTheFirstChangingWrite() throws {

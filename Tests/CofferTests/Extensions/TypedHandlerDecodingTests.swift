@@ -55,7 +55,10 @@ extension Extensions {
                         try tx.setObject(Label(rank: rank), forKey: "k\(rank)", inCollection: "texts")
                     }
                 }
-                #expect(try database.newConnection().read { tx in try tx.secondaryIndex("ranks")?.count(matching: .matchingAll) } == 5)
+                #expect(
+                    try database.newConnection().read { tx in
+                        try tx.secondaryIndex("ranks")?.count(matching: .matchingAll)
+                    } == 5)
             }
             let database = try TestSupport.open(url, options: options)
             try database.register(rankIndex(versionTag: "2"), withName: "ranks")

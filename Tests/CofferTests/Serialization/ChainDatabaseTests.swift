@@ -2,6 +2,7 @@ import CofferTestSupport
 import Crypto
 import Foundation
 import Testing
+
 @testable import Coffer
 
 /// Serializer chains inside a real database: round trips, tampering, canaries, key rotation.
@@ -36,15 +37,18 @@ import Testing
         let long = String(repeating: "compressible ", count: 40)
         try connection.readWrite { tx throws in
             for i in 0..<20 {
-                try tx.setObject(Secret(name: "n\(i)", value: long + "\(i)"), forKey: "k\(i)", inCollection: "secrets",
-                                 withMetadata: i)
+                try tx.setObject(
+                    Secret(name: "n\(i)", value: long + "\(i)"), forKey: "k\(i)", inCollection: "secrets",
+                    withMetadata: i)
             }
         }
-        let reader = try db.newConnection(config: ConnectionConfig(objectCacheEnabled: false, metadataCacheEnabled: false))
+        let reader = try db.newConnection(
+            config: ConnectionConfig(objectCacheEnabled: false, metadataCacheEnabled: false))
         try reader.read { tx throws in
             for i in 0..<20 {
-                #expect(try tx.object(forKey: "k\(i)", inCollection: "secrets", as: Secret.self)?.value == long + "\(i)",
-                        "\(name)")
+                #expect(
+                    try tx.object(forKey: "k\(i)", inCollection: "secrets", as: Secret.self)?.value == long + "\(i)",
+                    "\(name)")
                 #expect(try tx.metadata(forKey: "k\(i)", inCollection: "secrets", as: Int.self) == i, "\(name)")
             }
         }
@@ -60,11 +64,13 @@ import Testing
             try tx.setObject(Secret(name: "b", value: "2"), forKey: "b", inCollection: "secrets")
             var tampered = try #require(try tx.serializedObject(forKey: "a", inCollection: "secrets"))
             tampered[tampered.count - 1] ^= 0x01
-            try tx.setObject("x", forKey: "t", inCollection: "secrets", withMetadata: nil, serializedObject: tampered,
-                             serializedMetadata: nil)
+            try tx.setObject(
+                "x", forKey: "t", inCollection: "secrets", withMetadata: nil, serializedObject: tampered,
+                serializedMetadata: nil)
             let other = try #require(try tx.serializedObject(forKey: "a", inCollection: "secrets"))
-            try tx.setObject("x", forKey: "swapped", inCollection: "secrets", withMetadata: nil, serializedObject: other,
-                             serializedMetadata: nil)
+            try tx.setObject(
+                "x", forKey: "swapped", inCollection: "secrets", withMetadata: nil, serializedObject: other,
+                serializedMetadata: nil)
         }
         for key in ["t", "swapped"] {
             let before = try connection.read { try $0.serializedObject(forKey: key, inCollection: "secrets") }
@@ -91,7 +97,9 @@ import Testing
             let db = try Database(url: dir.file("db.sqlite"), options: TestSupport.rawKeyOptions(key))
             db.registerCodable(Secret.self, forCollection: "secrets", stages: [.aesGCM(try Self.keyring())])
             try db.newConnection().readWrite { tx throws in
-                for i in 0..<10 { try tx.setObject(Secret(name: "\(i)", value: canary), forKey: "k\(i)", inCollection: "secrets") }
+                for i in 0..<10 {
+                    try tx.setObject(Secret(name: "\(i)", value: canary), forKey: "k\(i)", inCollection: "secrets")
+                }
             }
         }
         try TestSupport.waitUntilClosed(dir.file("db.sqlite"))
@@ -113,7 +121,9 @@ import Testing
             SerializerChain(codec: .codable(Secret.self), stages: [.aesGCM(keyring)]), forCollection: "secrets")
         let writer = try db.newConnection()
         try writer.readWrite { tx throws in
-            for i in 0..<300 { try tx.setObject(Secret(name: "\(i)", value: "v"), forKey: "k\(i)", inCollection: "secrets") }
+            for i in 0..<300 {
+                try tx.setObject(Secret(name: "\(i)", value: "v"), forKey: "k\(i)", inCollection: "secrets")
+            }
         }
         try keyring.addKey(SymmetricKey(size: .bits256), id: 2)
         try keyring.setCurrent(2)
@@ -128,7 +138,8 @@ import Testing
                 try writer.readWrite { tx throws in
                     for _ in 0..<50 {
                         try tx.setObject(
-                            Secret(name: "new", value: "\(inserted)"), forKey: "new\(inserted)", inCollection: "secrets")
+                            Secret(name: "new", value: "\(inserted)"), forKey: "new\(inserted)", inCollection: "secrets"
+                        )
                         inserted += 1
                     }
                 }
@@ -155,7 +166,9 @@ import Testing
         let connection = try db.newConnection()
         db.registerCodable(Secret.self, forCollection: "secrets")
         try connection.readWrite { tx throws in
-            for i in 0..<3 { try tx.setObject(Secret(name: "\(i)", value: "v"), forKey: "k\(i)", inCollection: "secrets") }
+            for i in 0..<3 {
+                try tx.setObject(Secret(name: "\(i)", value: "v"), forKey: "k\(i)", inCollection: "secrets")
+            }
         }
         let keyring = try Self.keyring(1)
         // The collection gains an AES stage: by default its old rows are refused, not read as plaintext.
@@ -191,7 +204,9 @@ import Testing
         db.registerSerializer(chain, forCollection: "secrets")
         let writer = try db.newConnection()
         try writer.readWrite { tx throws in
-            for i in 0..<300 { try tx.setObject(Secret(name: "\(i)", value: "v\(i)"), forKey: "k\(i)", inCollection: "secrets") }
+            for i in 0..<300 {
+                try tx.setObject(Secret(name: "\(i)", value: "v\(i)"), forKey: "k\(i)", inCollection: "secrets")
+            }
         }
         try keyring.addKey(SymmetricKey(size: .bits256), id: 2)
         try keyring.setCurrent(2)
@@ -207,7 +222,8 @@ import Testing
             do {
                 for round in 0..<20 {
                     try writer.readWrite { tx throws in
-                        try tx.setObject(Secret(name: "w", value: "\(round)"), forKey: "k\(round)", inCollection: "secrets")
+                        try tx.setObject(
+                            Secret(name: "w", value: "\(round)"), forKey: "k\(round)", inCollection: "secrets")
                     }
                     let count = try reader.read { tx throws in
                         var n = 0

@@ -38,7 +38,8 @@ struct SerializerChainTests {
         let note = ChainNote(id: 1, title: "a", body: String(repeating: "b", count: 2000), tags: [], score: nil)
         let chain = SerializerChain(codec: .codable(ChainNote.self))
         #expect(
-            try chain.serialize(note, collection: "c", key: "k") == (try Serializer.codable(ChainNote.self).encode(note)))
+            try chain.serialize(note, collection: "c", key: "k")
+                == (try Serializer.codable(ChainNote.self).encode(note)))
         // Even bytes that look like a header are the codec's business in a stage-less chain.
         let lookalike = Data(BlobHeader.magic + [9, 9, 9])
         let raw = SerializerChain(codec: .data)
@@ -121,7 +122,8 @@ struct SerializerChainTests {
         // Chains without encryption read everything as before; the migration setting reads plaintext.
         #expect(try plain.deserialize(Data("planted".utf8), collection: "c", key: "k") as? Data == Data("planted".utf8))
         let migrating = SerializerChain(codec: .data, stages: [.aesGCM(keyring)], acceptsUnencryptedBlobs: true)
-        #expect(try migrating.deserialize(Data("legacy".utf8), collection: "c", key: "k") as? Data == Data("legacy".utf8))
+        #expect(
+            try migrating.deserialize(Data("legacy".utf8), collection: "c", key: "k") as? Data == Data("legacy".utf8))
     }
 
     @Test("A blob from a stage the chain lacks is unknownStage")
