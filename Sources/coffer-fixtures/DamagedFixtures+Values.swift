@@ -74,10 +74,11 @@ extension DamagedFixtures {
             ("truncated-header", Data(BlobBytes.magic + [1]), error("truncated")),
             ("unknown-stage", Self.header(flags: 0, count: 1, [0x50, 0x00]) + json, error("unknownStage")),
             (
+                // Compressed but not encrypted: the encrypting chain refuses it before inflating.
                 "zlib-garbage",
                 Self.header(flags: 0x01, count: 1, [1, 4] + BlobBytes.littleEndian(100))
                     + Data(repeating: 0xAB, count: 20),
-                error("inflateFailed")
+                error("unencryptedBlob")
             ),
             (
                 "aes-short-payload",
@@ -85,7 +86,7 @@ extension DamagedFixtures {
                     + Data(repeating: 0xAB, count: 10),
                 error("truncated")
             ),
-            ("not-json", Data("not json".utf8), error("codecFailed")),
+            ("not-json", Data("not json".utf8), error("unencryptedBlob")),
         ]
         let strictPlain = Data(#"{"account":"eve@example.com","password":"plaintext"}"#.utf8)
         var recipe = chainsRecipe
