@@ -62,25 +62,11 @@ struct ChainFixtures {
                 Check(name: "contents", expect: contents),
                 Check(
                     name: "keyring without key 2", keyrings: ["values": onlyKey1],
-                    expect: try Self.unknownKeyExpectation(contents)),
+                    expect: contents.failingAsUnknownKey(
+                        Set(
+                            (FixtureData.secretsKey2 + FixtureData.bothKey2).map {
+                                CollectionKey(collection: $0.collection, key: $0.key)
+                            }))),
             ])
-    }
-
-    /// The contents with every value written under key 2 failing as `unknownKeyID`.
-    private static func unknownKeyExpectation(_ contents: Expectation) throws -> Expectation {
-        let underKey2 = Set((FixtureData.secretsKey2 + FixtureData.bothKey2).map { "\($0.collection)/\($0.key)" })
-        var expectation = contents
-        expectation.rows = contents.rows?.filter { !underKey2.contains("\($0.collection)/\($0.key)") }
-        var errors: [RowErrorSpec] = []
-        let unknown = ErrorSpec(code: "serialization", serializationCode: "unknownKeyID")
-        for row in contents.rows ?? [] where underKey2.contains("\(row.collection)/\(row.key)") {
-            errors.append(RowErrorSpec(collection: row.collection, key: row.key, column: "object", error: unknown))
-            if row.metadata != nil {
-                errors.append(
-                    RowErrorSpec(collection: row.collection, key: row.key, column: "metadata", error: unknown))
-            }
-        }
-        expectation.rowErrors = errors
-        return expectation
     }
 }

@@ -49,19 +49,9 @@ struct CredentialFixtures {
                 Check(name: "contents", expect: contents),
                 Check(
                     name: "keyring without key 2", keyrings: ["credentials": onlyKey1],
-                    expect: Self.unknownKey(contents, keys: underKey2)),
+                    expect: contents.failingAsUnknownKey(
+                        Set(underKey2.map { CollectionKey(collection: CredentialFixtureData.collection, key: $0) }))),
                 Check(name: "wrong raw key", key: .raw(FixtureKeys.otherRawKey), expect: .openError("wrongKey")),
             ])
-    }
-
-    /// The contents with the rows at `keys` failing as `unknownKeyID`.
-    private static func unknownKey(_ contents: Expectation, keys: Set<String>) -> Expectation {
-        var expectation = contents
-        expectation.rows = contents.rows?.filter { !keys.contains($0.key) }
-        let unknown = ErrorSpec(code: "serialization", serializationCode: "unknownKeyID")
-        expectation.rowErrors = (contents.rows ?? []).filter { keys.contains($0.key) }.map {
-            RowErrorSpec(collection: $0.collection, key: $0.key, column: "object", error: unknown)
-        }
-        return expectation
     }
 }

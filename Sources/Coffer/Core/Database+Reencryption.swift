@@ -62,15 +62,6 @@ extension Database {
     }
 }
 
-extension ReadTransaction {
-    /// The highest rowid of `collection` (0 when it is empty).
-    func highestRowid(inCollection collection: String) throws -> Int64 {
-        try mapSQLite(collection: collection) {
-            try scalar(SQL.highestRowidInCollection, collection) ?? 0
-        }
-    }
-}
-
 extension ReadWriteTransaction {
     static let reencryptionRecord = "coffer.reencrypt"
 

@@ -20,6 +20,12 @@ extension ReadTransaction {
         }
     }
 
+    /// The highest rowid of `collection` (0 when it is empty): where a pass over the rows that
+    /// exist now ends, whatever is inserted meanwhile.
+    func highestRowid(inCollection collection: String) throws -> Int64 {
+        try mapSQLite(collection: collection) { try scalar(SQL.highestRowidInCollection, collection) ?? 0 }
+    }
+
     /// Column 1 (data or metadata) of the row `ck`, using a `SELECT rowid, <column>` statement.
     func fetchColumn(_ sql: StaticString, _ ck: CollectionKey) throws -> Data? {
         var found = false

@@ -1,3 +1,4 @@
+import CofferTestSupport
 import Foundation
 
 #if canImport(Glibc)
@@ -129,17 +130,7 @@ final class RunningTool {
 
     /// Waits for the process to end, killing it after `timeout`.
     func wait(timeout: Duration = .seconds(120)) -> ToolResult {
-        let deadline = ContinuousClock.now + timeout
-        var timedOut = false
-        while process.isRunning {
-            if ContinuousClock.now >= deadline {
-                timedOut = true
-                process.terminate()
-                break
-            }
-            usleep(5_000)
-        }
-        process.waitUntilExit()
+        let timedOut = process.waitUntilExit(timeout: timeout)
         let result = ToolResult(
             status: process.terminationStatus, stdout: (try? Data(contentsOf: stdoutURL)) ?? Data(),
             stderr: (try? Data(contentsOf: stderrURL)) ?? Data(), timedOut: timedOut)

@@ -1,10 +1,5 @@
+import CofferTestSupport
 import Foundation
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 /// One run of a program: how it ended and what it printed.
 struct ProgramResult {
@@ -83,17 +78,7 @@ enum Program {
         process.standardError = try FileHandle(forWritingTo: errURL)
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        let deadline = ContinuousClock.now + timeout
-        var timedOut = false
-        while process.isRunning {
-            if ContinuousClock.now >= deadline {
-                timedOut = true
-                process.terminate()
-                break
-            }
-            usleep(5_000)
-        }
-        process.waitUntilExit()
+        let timedOut = process.waitUntilExit(timeout: timeout)
         return ProgramResult(
             status: process.terminationStatus,
             out: String(decoding: (try? Data(contentsOf: outURL)) ?? Data(), as: UTF8.self),
