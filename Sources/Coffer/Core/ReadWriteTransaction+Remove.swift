@@ -62,8 +62,8 @@ extension ReadWriteTransaction {
 
     /// Removes every row of `collection`.
     ///
-    /// Extension hooks that act on each removed row (``Hooks``' `willRemoveRow` and
-    /// `didRemoveRow`, for a collection they allow) run once per row, as in YapDatabase; without
+    /// Extension hooks that act on each removed row (``Hooks``' `willRemove` and
+    /// `didRemove`, for a collection they allow) run once per row, as in YapDatabase; without
     /// them the rows go in one statement.
     /// - Complexity: O(rows in the collection).
     /// - Throws: any ``DatabaseError`` from writing.

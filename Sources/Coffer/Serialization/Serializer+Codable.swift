@@ -41,6 +41,7 @@ extension Serializer {
             }
         )
         codec.direct = .json(type: ObjectIdentifier(T.self), decoder: decoder)
+        codec.valueType = ValueType(T.self)
         return codec
     }
 
@@ -55,7 +56,7 @@ extension Serializer {
         let encoder = PropertyListEncoder()
         encoder.outputFormat = .binary
         let decoder = PropertyListDecoder()
-        return Serializer(
+        var codec = Serializer(
             name: "plist",
             encode: { object in
                 let value = try Self.cast(object, to: T.self, codec: "plist")
@@ -73,6 +74,8 @@ extension Serializer {
                 }
             }
         )
+        codec.valueType = ValueType(T.self)
+        return codec
     }
 
     /// The JSON encoder used when the caller gives none: sorted keys, nothing else changed.

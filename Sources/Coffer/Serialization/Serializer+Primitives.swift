@@ -11,6 +11,7 @@ extension Serializer {
             decode: { $0 }
         )
         codec.direct = .identity
+        codec.valueType = ValueType(Data.self)
         return codec
     }()
 
@@ -18,16 +19,20 @@ extension Serializer {
     ///
     /// Encoding any other type throws ``SerializationError/Code/typeMismatch``; decoding bytes
     /// that are not valid UTF-8 throws ``SerializationError/Code/codecFailed``.
-    public static let string = Serializer(
-        name: "string",
-        encode: { object in Data(try cast(object, to: String.self, codec: "string").utf8) },
-        decode: { data in
-            guard let string = String(validating: data, as: UTF8.self) else {
-                throw SerializationError(.codecFailed, stage: "string", reason: "bytes are not valid UTF-8")
+    public static let string: Serializer = {
+        var codec = Serializer(
+            name: "string",
+            encode: { object in Data(try cast(object, to: String.self, codec: "string").utf8) },
+            decode: { data in
+                guard let string = String(validating: data, as: UTF8.self) else {
+                    throw SerializationError(.codecFailed, stage: "string", reason: "bytes are not valid UTF-8")
+                }
+                return string
             }
-            return string
-        }
-    )
+        )
+        codec.valueType = ValueType(String.self)
+        return codec
+    }()
 
     /// Stores `Date` values as YapDatabase's timestamp serializer does: the 8-byte IEEE 754
     /// `timeIntervalSinceReferenceDate`, little-endian.
@@ -36,25 +41,29 @@ extension Serializer {
     /// every Apple and Linux machine it runs on, so its blobs read back here unchanged.
     /// Encoding any other type throws ``SerializationError/Code/typeMismatch``; decoding a blob
     /// that is not exactly 8 bytes throws ``SerializationError/Code/codecFailed``.
-    public static let timestamp = Serializer(
-        name: "timestamp",
-        encode: { object in
-            let date = try cast(object, to: Date.self, codec: "timestamp")
-            let bits = date.timeIntervalSinceReferenceDate.bitPattern.littleEndian
-            return withUnsafeBytes(of: bits) { Data($0) }
-        },
-        decode: { data in
-            guard data.count == 8 else {
-                throw SerializationError(
-                    .codecFailed, stage: "timestamp", reason: "expected 8 bytes, got \(data.count)")
+    public static let timestamp: Serializer = {
+        var codec = Serializer(
+            name: "timestamp",
+            encode: { object in
+                let date = try cast(object, to: Date.self, codec: "timestamp")
+                let bits = date.timeIntervalSinceReferenceDate.bitPattern.littleEndian
+                return withUnsafeBytes(of: bits) { Data($0) }
+            },
+            decode: { data in
+                guard data.count == 8 else {
+                    throw SerializationError(
+                        .codecFailed, stage: "timestamp", reason: "expected 8 bytes, got \(data.count)")
+                }
+                var bits: UInt64 = 0
+                for (shift, byte) in zip(stride(from: 0, to: 64, by: 8), data) {
+                    bits |= UInt64(byte) << UInt64(shift)
+                }
+                return Date(timeIntervalSinceReferenceDate: Double(bitPattern: bits))
             }
-            var bits: UInt64 = 0
-            for (shift, byte) in zip(stride(from: 0, to: 64, by: 8), data) {
-                bits |= UInt64(byte) << UInt64(shift)
-            }
-            return Date(timeIntervalSinceReferenceDate: Double(bitPattern: bits))
-        }
-    )
+        )
+        codec.valueType = ValueType(Date.self)
+        return codec
+    }()
 
     /// Creates a codec for one type from typed closures, checking the type for you.
     ///
@@ -74,10 +83,12 @@ extension Serializer {
         encode: @escaping @Sendable (T) throws -> Data,
         decode: @escaping @Sendable (Data) throws -> T
     ) -> Serializer {
-        Serializer(
+        var codec = Serializer(
             name: name,
             encode: { object in try encode(try cast(object, to: T.self, codec: name)) },
             decode: { data in try decode(data) }
         )
+        codec.valueType = ValueType(T.self)
+        return codec
     }
 }

@@ -19,6 +19,9 @@ public struct Serializer: Sendable {
     /// Whether decoding gives an ``EncodedValue`` of the encoded bytes rather than a value of the
     /// written type (``automatic``): the core then caches that, not the value it was given.
     var decodesToEncodedValue = false
+    /// The one type the codec stores, when a factory knows it: what a ``TypedCollection`` checks
+    /// its own type against, so a mismatch is an error before any row is read or written.
+    var valueType: ValueType?
 
     /// Creates a codec from an encoding and a decoding closure.
     ///
@@ -66,4 +69,17 @@ public struct Serializer: Sendable {
             throw SerializationError(.codecFailed, stage: name, reason: "decoding failed: \(type(of: error))")
         }
     }
+}
+
+/// The type a codec stores, compared by identity and named in error messages.
+struct ValueType: Sendable, Equatable {
+    let id: ObjectIdentifier
+    let name: String
+
+    init<T>(_ type: T.Type) {
+        id = ObjectIdentifier(type)
+        name = String(reflecting: type)
+    }
+
+    static func == (lhs: ValueType, rhs: ValueType) -> Bool { lhs.id == rhs.id }
 }

@@ -4,15 +4,16 @@
 ///
 /// ```swift
 /// var hooks = Hooks(allowedCollections: .only(["orders"]))
-/// hooks.didRemoveRow = { tx, collection, key in
-///     try tx.removeObject(forKey: key, inCollection: "order-lines")
+/// hooks.didRemove = { row in
+///     try row.transaction.removeObject(forKey: row.key, inCollection: "order-lines")
 /// }
 /// try database.register(hooks, withName: "cascade")
 /// ```
 ///
-/// Each closure receives the live ``ReadWriteTransaction`` and may read and write through it
-/// (writes run the hooks again). Object and metadata arrive as ``LazyValue``s, decoded only if
-/// read. Throwing from a closure fails the write call and rolls the whole transaction back.
+/// Each closure receives one value describing the row (``ModifiedRow``, ``RemovedRow``), whose
+/// `transaction` is the live ``ReadWriteTransaction``: the closure may read and write through it
+/// (writes run the hooks again). Object and metadata are decoded only if read. The positional
+/// closures of earlier versions (``willModifyRow`` and the like) set the same hooks. Throwing from a closure fails the write call and rolls the whole transaction back.
 /// Closures run on the writing connection's queue, in registration order with other extensions,
 /// and must not keep the transaction or the lazy values.
 ///
@@ -20,13 +21,15 @@
 /// and `removeAllObjects(inCollection:)` report one removal per existing row; an explicit touch
 /// reaches `didModifyRow` with only the touched ``Flags``.
 public struct Hooks: DatabaseExtension {
-    /// A closure around a row insert, update, replace or touch.
+    /// A closure around a row insert, update, replace or touch, in the positional form of
+    /// ``willModifyRow``; prefer ``ModifyHook``.
     public typealias ModifyRowHook =
         @Sendable (
             _ transaction: ReadWriteTransaction, _ collection: String, _ key: String, _ object: LazyValue,
             _ metadata: LazyValue, _ flags: Flags
         ) throws -> Void
-    /// A closure around the removal of one row.
+    /// A closure around the removal of one row, in the positional form of ``willRemoveRow``;
+    /// prefer ``RemoveHook``.
     public typealias RemoveRowHook =
         @Sendable (_ transaction: ReadWriteTransaction, _ collection: String, _ key: String) throws -> Void
     /// A closure around the removal of every row of every collection.
@@ -38,17 +41,17 @@ public struct Hooks: DatabaseExtension {
     ///
     /// Object and metadata are the new values (the stored ones for the part a replace keeps).
     /// Not called for touches.
-    public var willModifyRow: ModifyRowHook?
+    public var willModify: ModifyHook?
     /// Runs after a row was inserted, updated, replaced or touched, with the row's current values.
-    public var didModifyRow: ModifyRowHook?
+    public var didModify: ModifyHook?
     /// Runs before a row is removed (it can still be read).
     ///
     /// Also runs for each row `removeObjects(forKeys:inCollection:)` and
     /// `removeAllObjects(inCollection:)` remove, as in YapDatabase, so a cascade written here
     /// covers every way a row of an allowed collection goes.
-    public var willRemoveRow: RemoveRowHook?
+    public var willRemove: RemoveHook?
     /// Runs after a row was removed (each row of a collection-wide removal too).
-    public var didRemoveRow: RemoveRowHook?
+    public var didRemove: RemoveHook?
     /// Runs before `removeAllObjectsInAllCollections()` removes every row of the database.
     ///
     /// The per-row closures do not run for that removal.

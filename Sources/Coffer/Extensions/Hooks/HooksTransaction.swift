@@ -10,35 +10,35 @@ final class HooksTransaction: ExtensionTransaction {
     }
 
     func willInsert(_ row: ExtensionRow) throws {
-        try modify(hooks.willModifyRow, row, [.inserted, .objectChanged, .metadataChanged])
+        try modify(hooks.willModify, row, [.inserted, .objectChanged, .metadataChanged])
     }
 
     func didInsert(_ row: ExtensionRow) throws {
-        try modify(hooks.didModifyRow, row, [.inserted, .objectChanged, .metadataChanged])
+        try modify(hooks.didModify, row, [.inserted, .objectChanged, .metadataChanged])
     }
 
     func willUpdate(_ row: ExtensionRow) throws {
-        try modify(hooks.willModifyRow, row, [.updated, .objectChanged, .metadataChanged])
+        try modify(hooks.willModify, row, [.updated, .objectChanged, .metadataChanged])
     }
 
     func didUpdate(_ row: ExtensionRow) throws {
-        try modify(hooks.didModifyRow, row, [.updated, .objectChanged, .metadataChanged])
+        try modify(hooks.didModify, row, [.updated, .objectChanged, .metadataChanged])
     }
 
     func willReplaceObject(_ row: ExtensionRow) throws {
-        try modify(hooks.willModifyRow, row, [.updated, .objectChanged])
+        try modify(hooks.willModify, row, [.updated, .objectChanged])
     }
 
     func didReplaceObject(_ row: ExtensionRow) throws {
-        try modify(hooks.didModifyRow, row, [.updated, .objectChanged])
+        try modify(hooks.didModify, row, [.updated, .objectChanged])
     }
 
     func willReplaceMetadata(_ row: ExtensionRow) throws {
-        try modify(hooks.willModifyRow, row, [.updated, .metadataChanged])
+        try modify(hooks.willModify, row, [.updated, .metadataChanged])
     }
 
     func didReplaceMetadata(_ row: ExtensionRow) throws {
-        try modify(hooks.didModifyRow, row, [.updated, .metadataChanged])
+        try modify(hooks.didModify, row, [.updated, .metadataChanged])
     }
 
     func didTouch(_ row: ExtensionRow, object: Bool, metadata: Bool) throws {
@@ -47,19 +47,19 @@ final class HooksTransaction: ExtensionTransaction {
         var flags: Hooks.Flags = []
         if object { flags.insert(.objectTouched) }
         if metadata { flags.insert(.metadataTouched) }
-        try modify(hooks.didModifyRow, row, flags)
+        try modify(hooks.didModify, row, flags)
     }
 
     func willRemove(_ ck: CollectionKey, rowid: Int64) throws {
-        try remove(hooks.willRemoveRow, ck)
+        try remove(hooks.willRemove, ck)
     }
 
     func didRemove(_ ck: CollectionKey, rowid: Int64) throws {
-        try remove(hooks.didRemoveRow, ck)
+        try remove(hooks.didRemove, ck)
     }
 
     func removesEachRow(ofCollection collection: String) -> Bool {
-        (hooks.willRemoveRow != nil || hooks.didRemoveRow != nil) && hooks.allowedCollections.isAllowed(collection)
+        (hooks.willRemove != nil || hooks.didRemove != nil) && hooks.allowedCollections.isAllowed(collection)
     }
 
     func willRemoveAllCollections() throws {
@@ -72,21 +72,19 @@ final class HooksTransaction: ExtensionTransaction {
 
     // MARK: Calling
 
-    private func modify(_ hook: Hooks.ModifyRowHook?, _ row: ExtensionRow, _ flags: Hooks.Flags) throws {
+    private func modify(_ hook: Hooks.ModifyHook?, _ row: ExtensionRow, _ flags: Hooks.Flags) throws {
         guard let hook, hooks.allowedCollections.isAllowed(row.collectionKey.collection) else { return }
         let write = try writeTransaction()
-        try guarded(write) {
-            try hook(
-                write, row.collectionKey.collection, row.collectionKey.key, shielded(row.object),
-                shielded(row.metadata),
-                flags)
-        }
+        let modified = Hooks.ModifiedRow(
+            transaction: write, collection: row.collectionKey.collection, key: row.collectionKey.key,
+            lazyObject: shielded(row.object), lazyMetadata: shielded(row.metadata), flags: flags)
+        try guarded(write) { try hook(modified) }
     }
 
-    private func remove(_ hook: Hooks.RemoveRowHook?, _ ck: CollectionKey) throws {
+    private func remove(_ hook: Hooks.RemoveHook?, _ ck: CollectionKey) throws {
         guard let hook, hooks.allowedCollections.isAllowed(ck.collection) else { return }
         let write = try writeTransaction()
-        try guarded(write) { try hook(write, ck.collection, ck.key) }
+        try guarded(write) { try hook(Hooks.RemovedRow(transaction: write, collection: ck.collection, key: ck.key)) }
     }
 
     private func removeAll(_ hook: Hooks.RemoveAllRowsHook?) throws {

@@ -1,0 +1,42 @@
+extension Database {
+    /// Stores the objects of `collection` as JSON-encoded `Object` (and, for a ``TypedCollection``
+    /// with a metadata type, its metadata as JSON `Metadata`), each then through `stages` — for
+    /// example `[.zlib(), .aesGCM(keyring)]`.
+    ///
+    /// Registering is optional: an unregistered collection keeps the default codec, which stores
+    /// the same JSON, and typed reads decode it. Registering makes reads decode straight into the
+    /// handle's types and lets the collection be compressed or encrypted. Like every registration
+    /// it takes effect for transactions that start afterwards.
+    ///
+    /// - Throws: ``DatabaseError`` `.typeMismatch` when a codec for other types is already
+    ///   registered for the collection (nothing changes; register with
+    ///   ``registerSerializer(_:forCollection:)`` to replace it deliberately).
+    public func register<Object, Metadata>(
+        _ collection: TypedCollection<Object, Metadata>, stages: [any SerializationStage] = []
+    ) throws {
+        try registry.withLock { registry in
+            let current = registry.config(for: collection.name)
+            try Self.checkRegistrable(current.objectChain, Object.self, "objects", collection.name)
+            let typedMetadata = Metadata.self != NoMetadata.self
+            if typedMetadata {
+                try Self.checkRegistrable(current.metadataChain, Metadata.self, "metadata", collection.name)
+            }
+            registry.update(collection.name) {
+                $0.objectChain = SerializerChain(codec: .codable(Object.self), stages: stages)
+                if typedMetadata {
+                    $0.metadataChain = SerializerChain(codec: .codable(Metadata.self), stages: stages, role: .metadata)
+                }
+            }
+        }
+    }
+
+    private static func checkRegistrable<T>(
+        _ chain: SerializerChain, _ type: T.Type, _ part: String, _ collection: String
+    ) throws {
+        guard let stored = chain.codec.valueType, stored.id != ObjectIdentifier(T.self) else { return }
+        throw DatabaseError(
+            .typeMismatch,
+            "a codec for \(part) of type \(stored.name) is already registered, not \(String(reflecting: T.self))",
+            collection: collection)
+    }
+}
