@@ -2,16 +2,26 @@
 /// and which part of the row it reads — YapDatabase's `withKeyBlock` / `withObjectBlock` /
 /// `withMetadataBlock` / `withRowBlock`.
 ///
-/// The closure fills `values` (for example a secondary index's column values); leaving them
-/// empty means "no entry for this row", and an existing entry is removed. Which part the closure
-/// reads decides when it runs again, so a row is only re-derived when its input changed:
+/// The closure takes one value describing the row and fills `values` (for example a secondary
+/// index's column values); leaving them empty means "no entry for this row", and an existing
+/// entry is removed. Which part the closure reads decides when it runs again, so a row is only
+/// re-derived when its input changed — and the row value holds only that part:
 ///
-/// | handler | runs on |
-/// |---|---|
-/// | ``byKey(_:)`` | insert only (the key never changes) |
-/// | ``byObject(_:)`` | insert, update, object replaced, object touched |
-/// | ``byMetadata(_:)`` | insert, update, metadata replaced, metadata touched |
-/// | ``byRow(_:)`` | every change |
+/// | handler | row value | runs on |
+/// |---|---|---|
+/// | ``key(_:)`` | ``KeyRow`` | insert only (the key never changes) |
+/// | ``object(_:_:)`` | ``ObjectRow`` | insert, update, object replaced, object touched |
+/// | ``metadata(_:_:)`` | ``MetadataRow`` | insert, update, metadata replaced, metadata touched |
+/// | ``row(_:_:_:)`` | ``WholeRow`` | every change |
+///
+/// ```swift
+/// let handler = SecondaryIndexHandler.object(Note.self) { row, values in
+///     values["title"] = row.object.title
+/// }
+/// ```
+///
+/// The positional forms (``byKey(_:)``, ``byObject(_:_:)``, ``byMetadata(_:_:)``, ``byRow(_:)``)
+/// are the same handlers with the row spread over five parameters, kept for existing code.
 ///
 /// The closure runs inside the write transaction (or the registration's), on its connection's
 /// queue, and may run on any thread; it must not keep the transaction. Throwing from it rolls

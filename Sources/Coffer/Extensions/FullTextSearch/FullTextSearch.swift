@@ -11,9 +11,9 @@
 /// ```swift
 /// let search = FullTextSearch(
 ///     columns: ["title", "body"],
-///     handler: .byObject(Note.self) { _, text, _, _, note in
-///         text["title"] = note.title
-///         text["body"] = note.body
+///     handler: .object(Note.self) { row, text in
+///         text["title"] = row.object.title
+///         text["body"] = row.object.body
 ///     },
 ///     tokenizer: .porter)
 /// try database.register(search, withName: "notes_fts")

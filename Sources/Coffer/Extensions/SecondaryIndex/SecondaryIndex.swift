@@ -8,9 +8,9 @@
 /// ```swift
 /// let index = SecondaryIndex(
 ///     setup: SecondaryIndexSetup([("department", .text), ("salary", .integer)]),
-///     handler: .byObject(Employee.self) { _, values, _, _, employee in
-///         values["department"] = employee.department
-///         values["salary"] = employee.salary
+///     handler: .object(Employee.self) { row, values in
+///         values["department"] = row.object.department
+///         values["salary"] = row.object.salary
 ///     },
 ///     versionTag: "1", allowedCollections: .only(["employees"]))
 /// try database.register(index, withName: "staff")
