@@ -77,6 +77,9 @@ struct CofferBench: ParsableCommand {
         help: "Diagnostic: Coffer's walTruncationThreshold in MiB (default: the library's, 4 MiB).")
     var cofferWALTruncationMiB: Int?
 
+    @Flag(help: "Coffer and CofferRaw use CollectionHandle<User> / CollectionHandle<Data> instead of collection names.")
+    var collectionHandles = false
+
     @Option(help: .hidden)
     var childEnumerate: String?
 
@@ -102,6 +105,7 @@ struct CofferBench: ParsableCommand {
         options.cCheckpoint = cCheckpoint
         options.cAutoVacuum = cAutoVacuum
         options.cofferWALTruncationBytes = cofferWALTruncationMiB.map { $0 * 1024 * 1024 }
+        options.collectionHandles = collectionHandles
         return options
     }
 

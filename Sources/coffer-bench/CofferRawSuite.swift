@@ -33,15 +33,21 @@ struct CofferRawSuite: BenchmarkSuite {
         func session() throws -> ReleaseWatcher {
             let database = try CofferStore.open(url, context.configuration, codable: false, run: context.options)
             let connection = try database.newConnection(config: CofferStore.uncached)
+            let handles = context.options.collectionHandles
             report.notes = [
+                (key: "api", value: handles ? "CollectionHandle<Data>" : "collection-names"),
                 (key: "codec", value: "registerData(identity)"), (key: "age", value: "cb_parse_age(as-C)"),
                 (key: "w1r_to_w4r", value: "one-connection-writes-and-reads(as-C)"),
                 (key: "object_cache", value: "off"),
             ]
             let insert = try Stopwatch.measure {
                 try connection.readWrite { tx in
-                    for index in keys.indices {
-                        try tx.setObject(values[index], forKey: keys[index], inCollection: collection)
+                    if handles {
+                        for index in keys.indices { try tx.set(values[index], forKey: keys[index], in: Records.values) }
+                    } else {
+                        for index in keys.indices {
+                            try tx.setObject(values[index], forKey: keys[index], inCollection: collection)
+                        }
                     }
                 }
             }
@@ -51,14 +57,20 @@ struct CofferRawSuite: BenchmarkSuite {
             let updateKeys = records.updateIndexes.map { User.key(index: $0) }
             let upsert = try Stopwatch.measure {
                 for (key, value) in zip(updateKeys, updates) {
-                    try connection.readWrite { tx in try tx.setObject(value, forKey: key, inCollection: collection) }
+                    try connection.readWrite { tx in
+                        if handles {
+                            try tx.set(value, forKey: key, in: Records.values)
+                        } else {
+                            try tx.setObject(value, forKey: key, inCollection: collection)
+                        }
+                    }
                 }
             }
             if selected.contains("W2r") {
                 report.results.append(.init(id: "W2r", ops: updates.count, seconds: upsert.seconds, baselineID: "W2"))
             }
             if selected.contains("W3r") {
-                let reads = try Stopwatch.measure { try Self.pointReads(connection, readKeys) }
+                let reads = try Stopwatch.measure { try Self.pointReads(connection, readKeys, handles: handles) }
                 guard reads.value.found == readKeys.count else {
                     throw BenchError(.checkMismatch, "CofferRaw:W3r found \(reads.value.found) of \(readKeys.count)")
                 }
@@ -66,7 +78,7 @@ struct CofferRawSuite: BenchmarkSuite {
                 report.checks.w3Checksum = reads.value.ageSum
             }
             if selected.contains("W4r") {
-                let scan = try Stopwatch.measure { try Self.enumerate(connection) }
+                let scan = try Stopwatch.measure { try Self.enumerate(connection, handles: handles) }
                 report.results.append(.init(id: "W4r", ops: scan.value.count, seconds: scan.seconds, baselineID: "W4"))
                 report.checks.w4Count = scan.value.count
                 report.checks.w4Checksum = scan.value.ageSum
@@ -82,13 +94,16 @@ struct CofferRawSuite: BenchmarkSuite {
     }
 
     /// One read transaction reading every key as `Data` and parsing its age.
-    static func pointReads(_ connection: Connection, _ keys: [String]) throws -> (found: Int, ageSum: Int) {
+    static func pointReads(_ connection: Connection, _ keys: [String], handles: Bool) throws -> (found: Int, ageSum: Int) {
         let collection = Records.collection
         return try connection.read { tx in
             var found = 0
             var ageSum = 0
             for key in keys {
-                guard let data = try tx.object(forKey: key, inCollection: collection, as: Data.self) else { continue }
+                let value =
+                    try handles
+                    ? tx.object(forKey: key, in: Records.values) : tx.object(forKey: key, inCollection: collection, as: Data.self)
+                guard let data = value else { continue }
                 guard let age = RecordAge.parse(data) else {
                     throw BenchError(.checkMismatch, "CofferRaw: the value of \(key) has no age")
                 }
@@ -100,16 +115,23 @@ struct CofferRawSuite: BenchmarkSuite {
     }
 
     /// One read transaction enumerating every value as `Data` and parsing its age.
-    static func enumerate(_ connection: Connection) throws -> (count: Int, ageSum: Int) {
+    static func enumerate(_ connection: Connection, handles: Bool) throws -> (count: Int, ageSum: Int) {
         try connection.read { tx in
             var count = 0
             var ageSum = 0
-            try tx.enumerateKeysAndObjects(inCollection: Records.collection, as: Data.self) { key, data, _ in
+            func add(_ key: String, _ data: Data) throws {
                 guard let age = RecordAge.parse(data) else {
                     throw BenchError(.checkMismatch, "CofferRaw: the value of \(key) has no age")
                 }
                 count += 1
                 ageSum += age
+            }
+            if handles {
+                try tx.enumerateKeysAndObjects(in: Records.values) { key, data, _ in try add(key, data) }
+            } else {
+                try tx.enumerateKeysAndObjects(inCollection: Records.collection, as: Data.self) { key, data, _ in
+                    try add(key, data)
+                }
             }
             return (count, ageSum)
         }

@@ -5,13 +5,18 @@ extension CofferSuite {
     /// W1 and W2 on `connection`; both always run (untimed when not selected) so the file reaches the W1+W2 state.
     /// - Throws: `DatabaseError` from writing.
     func runWrites(
-        _ connection: Connection, selected: Set<String>, records: Records, into report: inout SuiteReport
+        _ connection: Connection, selected: Set<String>, records: Records, handles: Bool,
+        into report: inout SuiteReport
     ) throws {
         let collection = Records.collection
         let users = records.users
         let insert = try Stopwatch.measure {
             try connection.readWrite { tx in
-                for user in users { try tx.setObject(user, forKey: user.id, inCollection: collection) }
+                if handles {
+                    for user in users { try tx.set(user, forKey: user.id, in: Records.users) }
+                } else {
+                    for user in users { try tx.setObject(user, forKey: user.id, inCollection: collection) }
+                }
             }
         }
         if selected.contains("W1") {
@@ -20,7 +25,13 @@ extension CofferSuite {
         let updates = records.updates
         let upsert = try Stopwatch.measure {
             for user in updates {
-                try connection.readWrite { tx in try tx.setObject(user, forKey: user.id, inCollection: collection) }
+                try connection.readWrite { tx in
+                    if handles {
+                        try tx.set(user, forKey: user.id, in: Records.users)
+                    } else {
+                        try tx.setObject(user, forKey: user.id, inCollection: collection)
+                    }
+                }
             }
         }
         if selected.contains("W2") {
@@ -31,11 +42,14 @@ extension CofferSuite {
     /// W3, W4 and W6 on the connection that wrote the records.
     /// - Throws: `DatabaseError` from reading; `BenchError` when a key is missing or W6 disagrees with W3.
     func runReads(
-        _ connection: Connection, selected: Set<String>, records: Records, into report: inout SuiteReport
+        _ connection: Connection, selected: Set<String>, records: Records, handles: Bool,
+        into report: inout SuiteReport
     ) throws {
         let keys = records.readKeyStrings
         if selected.contains("W3") {
-            let reads = try Stopwatch.measure { try Self.pointReads(connection, keys) }
+            let reads = try Stopwatch.measure {
+                try handles ? Self.pointReadsThroughHandle(connection, keys) : Self.pointReads(connection, keys)
+            }
             guard reads.value.found == keys.count else {
                 throw BenchError(.checkMismatch, "Coffer:W3 found \(reads.value.found) of \(keys.count) keys")
             }
@@ -43,7 +57,9 @@ extension CofferSuite {
             report.checks.w3Checksum = reads.value.ageSum
         }
         if selected.contains("W4") {
-            let scan = try Stopwatch.measure { try Self.enumerate(connection) }
+            let scan = try Stopwatch.measure {
+                try handles ? Self.enumerateThroughHandle(connection) : Self.enumerate(connection)
+            }
             report.results.append(.init(id: "W4", ops: scan.value.count, seconds: scan.seconds, baselineID: "W4"))
             report.checks.w4Count = scan.value.count
             report.checks.w4Checksum = scan.value.ageSum
@@ -91,6 +107,33 @@ extension CofferSuite {
             var count = 0
             var ageSum = 0
             try tx.enumerateKeysAndObjects(inCollection: Records.collection, as: User.self) { _, user, _ in
+                count += 1
+                ageSum += user.age
+            }
+            return (count, ageSum)
+        }
+    }
+
+    /// ``pointReads(_:_:)`` through `Records.users`.
+    static func pointReadsThroughHandle(_ connection: Connection, _ keys: [String]) throws -> (found: Int, ageSum: Int) {
+        try connection.read { tx in
+            var found = 0
+            var ageSum = 0
+            for key in keys {
+                guard let user = try tx.object(forKey: key, in: Records.users) else { continue }
+                found += 1
+                ageSum += user.age
+            }
+            return (found, ageSum)
+        }
+    }
+
+    /// ``enumerate(_:)`` through `Records.users`.
+    static func enumerateThroughHandle(_ connection: Connection) throws -> (count: Int, ageSum: Int) {
+        try connection.read { tx in
+            var count = 0
+            var ageSum = 0
+            try tx.enumerateKeysAndObjects(in: Records.users) { _, user, _ in
                 count += 1
                 ageSum += user.age
             }

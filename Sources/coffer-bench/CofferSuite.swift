@@ -31,8 +31,10 @@ struct CofferSuite: BenchmarkSuite {
             let database = try CofferStore.open(url, context.configuration, run: context.options)
             let connection = try database.newConnection(config: CofferStore.uncached)
             report.notes = try CofferStore.effectiveSettings(database, connection) + Self.methodNotes
-            try runWrites(connection, selected: selected, records: context.records, into: &report)
-            try runReads(connection, selected: selected, records: context.records, into: &report)
+            let handles = context.options.collectionHandles
+            report.notes.append((key: "api", value: handles ? "CollectionHandle<User>" : "collection-names"))
+            try runWrites(connection, selected: selected, records: context.records, handles: handles, into: &report)
+            try runReads(connection, selected: selected, records: context.records, handles: handles, into: &report)
             if selected.contains("W10") {
                 report.results += try measureConcurrency(database, context: context)
             }

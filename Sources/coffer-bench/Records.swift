@@ -1,3 +1,4 @@
+import Coffer
 import Foundation
 
 /// Everything the workloads write and read, built before any timer starts, plus the figures they must yield.
@@ -7,6 +8,10 @@ import Foundation
 struct Records: Sendable {
     /// The collection every record lives in.
     static let collection = "users"
+    /// The collection as the Codable suite's typed handle.
+    static let users = CollectionHandle<User>(collection)
+    /// The collection as the raw suite's typed handle.
+    static let values = CollectionHandle<Data>(collection)
     /// The most W2 transactions BENCHMARKS.md runs (record `i = j * 50` for `j` in `0 ..< 2000`).
     static let maximumUpdateCount = 2000
 

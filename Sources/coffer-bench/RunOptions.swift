@@ -17,6 +17,9 @@ struct RunOptions: Sendable {
         case full
     }
 
+    /// Whether the Coffer and CofferRaw suites read and write through `CollectionHandle`s instead of collection
+    /// names (the same rows and codecs: the typed layer's cost, counted against a run without it).
+    var collectionHandles = false
     /// Whether this is the quick CI run.
     var smoke = false
     /// How long each W10 measurement runs, in seconds.
