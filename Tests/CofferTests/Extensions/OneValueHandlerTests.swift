@@ -54,6 +54,11 @@ extension Extensions {
             for connection in [writer, try test.connection()] {
                 #expect(try titles(connection, "WHERE words > 1") == ["a", "b"])
                 #expect(try titles(connection, "WHERE title = 'before'") == ["b"])
+                let found = try connection.read { tx in
+                    try tx.secondaryIndex("index")?.objects(matching: DatabaseQuery(format: "ORDER BY words"), in: Self.notes)
+                }
+                #expect(found?.map(\.key) == ["b", "a"])
+                #expect(found?.map(\.object.title) == ["before", "after"])
             }
         }
 
@@ -118,6 +123,12 @@ extension Extensions {
                 try tx.set(Note(title: "encrypted storage", words: 2), forKey: "n", in: Self.notes)
             }
             #expect(try connection.read { tx in try tx.fullTextSearch("search")?.count(matching: "storage") } == 1)
+            let found = try connection.read { tx in try tx.fullTextSearch("search")?.objects(matching: "storage", in: Self.notes) }
+            #expect(found?.map(\.object) == [Note(title: "encrypted storage", words: 2)])
+            let elsewhere = try connection.read { tx in
+                try tx.fullTextSearch("search")?.objects(matching: "storage", in: CollectionHandle<Note>("other"))
+            }
+            #expect(elsewhere?.isEmpty == true)
         }
 
         @Test func aHandlerRunsOnARowBuiltByHand() throws {

@@ -1,0 +1,30 @@
+/// Searches whose matches come back as a typed collection's objects.
+extension FullTextSearchTransaction {
+    /// Calls `body` with the key and object of each row of `collection` matching `expression`, in
+    /// rowid order; matches in other collections the search covers are skipped.
+    /// - Throws: as ``enumerateKeysAndObjects(matching:_:)``, and ``DatabaseError`` `.typeMismatch`
+    ///   when the collection's registered codec stores another type.
+    public func enumerateKeysAndObjects<O, M>(
+        matching expression: String, in collection: TypedCollection<O, M>,
+        _ body: (_ key: String, _ object: O, _ stop: inout Bool) throws -> Void
+    ) throws {
+        let transaction = try activeTransaction()
+        try transaction.checkTypes(of: collection)
+        try enumerateKeysAndObjects(matching: expression) { name, key, object, stop in
+            guard name == collection.name else { return }
+            try body(key, try transaction.castDecoding(object, to: O.self, CollectionKey(collection: name, key: key)), &stop)
+        }
+    }
+
+    /// The key and object of every row of `collection` matching `expression`, in rowid order.
+    /// - Throws: as ``enumerateKeysAndObjects(matching:in:_:)``.
+    public func objects<O, M>(matching expression: String, in collection: TypedCollection<O, M>) throws -> [(
+        key: String, object: O
+    )] {
+        var objects: [(key: String, object: O)] = []
+        try enumerateKeysAndObjects(matching: expression, in: collection) { key, object, _ in
+            objects.append((key, object))
+        }
+        return objects
+    }
+}
