@@ -35,6 +35,55 @@ public struct Changeset: Sendable {
     /// - Complexity: O(n) in the rows the transaction changed on the first access; the set is kept.
     public var insertedKeys: Set<CollectionKey> { rows.insertedKeys }
 
+    /// Creates a changeset by hand, so a notification handler can be tested without a commit.
+    ///
+    /// ```swift
+    /// let changeset = Changeset(objectChanges: [CollectionKey(collection: "notes", key: "n1")])
+    /// let note = Notification(
+    ///     name: Database.modifiedNotification, object: nil, userInfo: [Database.changesetKey: changeset])
+    /// handler(note)
+    /// ```
+    ///
+    /// A changeset made here behaves as a committed one under every query
+    /// (``Connection/hasChange(forKey:inCollection:in:)`` and the others). An inserted row
+    /// counts as a change of its object and its metadata, as it does in a commit, so the keys of
+    /// `insertedKeys` are added to `objectChanges` and `metadataChanges`.
+    ///
+    /// - Parameters:
+    ///   - snapshot: The snapshot the commit would have produced.
+    ///   - connectionID: The ``Connection/id`` of the committing connection.
+    ///   - connectionName: The committing connection's name.
+    ///   - objectChanges: Rows whose object was set, replaced or touched.
+    ///   - metadataChanges: Rows whose metadata was set, replaced, cleared or touched.
+    ///   - insertedKeys: Rows that did not exist before the transaction.
+    ///   - removedKeys: Rows removed one by one.
+    ///   - removedCollections: Collections emptied with `removeAllObjects(inCollection:)`.
+    ///   - allKeysRemoved: Whether `removeAllObjectsInAllCollections()` ran.
+    ///   - customObject: The transaction's ``ReadWriteTransaction/notificationCustomObject``.
+    ///   - extensionChanges: Per-extension changes, by registered extension name.
+    public init(
+        snapshot: UInt64 = 0, connectionID: UInt64 = 0, connectionName: String? = nil,
+        objectChanges: Set<CollectionKey> = [], metadataChanges: Set<CollectionKey> = [],
+        insertedKeys: Set<CollectionKey> = [], removedKeys: Set<CollectionKey> = [],
+        removedCollections: Set<String> = [], allKeysRemoved: Bool = false, customObject: (any Sendable)? = nil,
+        extensionChanges: [String: any Sendable] = [:]
+    ) {
+        var folded: [CollectionKey: RowChange] = [:]
+        // Siblings evict what a hand-made changeset names: it carries no values to share.
+        for ck in objectChanges.union(insertedKeys) { folded[ck, default: RowChange()].object = .evict }
+        for ck in metadataChanges.union(insertedKeys) { folded[ck, default: RowChange()].metadata = .evict }
+        for ck in insertedKeys { folded[ck, default: RowChange()].inserted = true }
+        self.snapshot = snapshot
+        self.connectionID = connectionID
+        self.connectionName = connectionName
+        self.rows = ChangedRows(folded: folded, writes: [])
+        self.removedKeys = removedKeys
+        self.removedCollections = removedCollections
+        self.allKeysRemoved = allKeysRemoved
+        self.customObject = customObject
+        self.extensionChanges = extensionChanges
+    }
+
     init(
         snapshot: UInt64, connectionID: UInt64, connectionName: String?, changes: PendingChanges,
         customObject: (any Sendable)?, extensionChanges: [String: any Sendable]

@@ -97,7 +97,8 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible {
         self.underlying = underlying
     }
 
-    /// `code: message (collection/key, file)`, with the underlying error when there is one.
+    /// `code: message (collection/key, file)`, with the underlying error when there is one,
+    /// then what to do about it (``recoverySuggestion``).
     public var description: String {
         var text = "\(code): \(message)"
         var context: [String] = []
@@ -106,12 +107,31 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible {
         if let path { context.append("file \(path)") }
         if let sqliteCode { context.append("SQLite code \(sqliteCode)") }
         if !context.isEmpty { text += " (" + context.joined(separator: ", ") + ")" }
-        if let underlying { text += " — \(underlying)" }
-        return text
+        switch underlying {
+        case let error as SerializationError: text += " — \(error.summary)"
+        case let error as KeyFileError: text += " — \(error.summary)"
+        case let error?: text += " — \(error)"
+        case nil: break
+        }
+        return text + ". " + suggestion
+    }
+
+    /// The advice of the most specific error in the chain: a wrapped serialization or key-file
+    /// error knows better than the database code what went wrong.
+    var suggestion: String {
+        switch underlying {
+        case let error as SerializationError: error.code.recoverySuggestion
+        case let error as KeyFileError: error.code.recoverySuggestion
+        default: code.recoverySuggestion
+        }
     }
 }
 
 extension DatabaseError: LocalizedError {
     /// Same as ``description``, for Foundation's error reporting.
     public var errorDescription: String? { description }
+
+    /// What to do about the error: the wrapped serialization or key-file error's advice when
+    /// there is one, otherwise ``Code/recoverySuggestion``.
+    public var recoverySuggestion: String? { suggestion }
 }

@@ -1,8 +1,10 @@
+public import Foundation
+
 /// Why a key file could not be created, read, unlocked, changed or written.
 ///
 /// Messages name the file and the field or slot at fault, never passphrases, key bytes or
 /// derived secrets.
-public struct KeyFileError: Error, Sendable, CustomStringConvertible {
+public struct KeyFileError: Error, Sendable, CustomStringConvertible, LocalizedError {
     /// What went wrong, as a code a caller can switch on.
     public enum Code: Sendable, Hashable {
         /// No slot of an intact key file opens with the given passphrase.
@@ -47,11 +49,22 @@ public struct KeyFileError: Error, Sendable, CustomStringConvertible {
         self.reason = reason
     }
 
-    /// `reason` followed by the path when there is one.
+    /// `key file <path>: reason`, then what to do about it.
     public var description: String {
+        summary + ". " + code.recoverySuggestion
+    }
+
+    /// `key file <path>: reason`.
+    var summary: String {
         guard let path else { return "key file: \(reason)" }
         return "key file \(path): \(reason)"
     }
+
+    /// Same as ``description``, for Foundation's error reporting.
+    public var errorDescription: String? { description }
+
+    /// What to do about the error: ``Code/recoverySuggestion``.
+    public var recoverySuggestion: String? { code.recoverySuggestion }
 
     /// Returns a copy naming `path`, unless the error already names one.
     func at(_ path: String) -> KeyFileError {

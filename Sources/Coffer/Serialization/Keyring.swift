@@ -3,6 +3,12 @@ import Foundation
 
 /// The master keys of value-level encryption: several 256-bit keys by id, one of them current.
 ///
+/// Keys are 32 bytes (`Data`, `[UInt8]`), a ``DataKey`` or a swift-crypto `SymmetricKey`:
+///
+/// ```swift
+/// let keyring = try Keyring(key: DataKey.random(), id: 1)
+/// ```
+///
 /// New blobs are encrypted under the current key; blobs written under any other key still in
 /// the keyring stay readable, because each blob records its key id. Rotating is:
 ///
@@ -62,7 +68,7 @@ public final class Keyring: Sendable {
     public func addKey(_ key: SymmetricKey, id: KeyID) throws(SerializationError) {
         guard key.bitCount == 256 else {
             throw SerializationError(
-                .invalidKey, stage: "keyring", reason: "key \(id) is \(key.bitCount) bits, not 256")
+                .invalidKey, stage: "keyring", reason: "key \(id) is \(key.bitCount) bits, not 256; pass a 256-bit key")
         }
         try state.withLock { (state: inout State) throws(SerializationError) in
             guard state.keys[id] == nil else {

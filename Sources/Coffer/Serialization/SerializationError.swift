@@ -1,3 +1,5 @@
+public import Foundation
+
 /// Why a value could not be turned into bytes or back, and at which stage of its chain.
 ///
 /// Every failure of the serialization layer — a codec, a stage, the blob header or the
@@ -6,7 +8,7 @@
 ///
 /// Messages name types, sizes and key ids; they never contain value bytes, key material or
 /// passphrases.
-public struct SerializationError: Error, Sendable, CustomStringConvertible {
+public struct SerializationError: Error, Sendable, CustomStringConvertible, LocalizedError {
     /// What went wrong, as a code a caller can switch on.
     public enum Code: Sendable, Hashable {
         /// The object is not of the type the codec handles.
@@ -74,8 +76,13 @@ public struct SerializationError: Error, Sendable, CustomStringConvertible {
         self.reason = reason
     }
 
-    /// `stage: reason`, followed by the row when known.
+    /// `stage: reason`, followed by the row when known, then what to do about it.
     public var description: String {
+        summary + ". " + code.recoverySuggestion
+    }
+
+    /// `stage: reason`, followed by the row when known.
+    var summary: String {
         guard let collection, let key else { return "\(stage): \(reason)" }
         return "\(stage): \(reason) (row \(collection)/\(key))"
     }
@@ -87,4 +94,10 @@ public struct SerializationError: Error, Sendable, CustomStringConvertible {
         copy.key = key
         return copy
     }
+
+    /// Same as ``description``, for Foundation's error reporting.
+    public var errorDescription: String? { description }
+
+    /// What to do about the error: ``Code/recoverySuggestion``.
+    public var recoverySuggestion: String? { code.recoverySuggestion }
 }

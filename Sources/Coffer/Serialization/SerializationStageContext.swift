@@ -18,6 +18,28 @@ public struct SerializationStageContext: Sendable {
     /// How many records `precedingRecords` holds.
     let precedingCount: Int
 
+    /// Creates the context a chain gives a stage that runs first (no stage ran before it), so a
+    /// custom stage can be called in a test exactly as a chain would call it.
+    ///
+    /// ```swift
+    /// let context = SerializationStageContext(collection: "notes", key: "n1", stageID: 200)
+    /// let output = try XORStage().encode(Data("hello".utf8), context: context)
+    /// ```
+    ///
+    /// A chain builds a context of its own for every stage call; a stage placed after others
+    /// gets their header records too, which changes its ``associatedData(parameters:)``.
+    ///
+    /// - Parameters:
+    ///   - collection: The collection of the row.
+    ///   - key: The key of the row.
+    ///   - role: Whether the blob is the row's object (the default) or its metadata.
+    ///   - stageID: The ``SerializationStage/stageID`` of the stage the context is for.
+    public init(collection: String, key: String, role: SerializerChain.Role = .object, stageID: UInt8) {
+        self.init(
+            collection: collection, key: key, role: role, stageID: stageID, precedingRecords: Data(),
+            precedingCount: 0)
+    }
+
     /// Creates a context; the chain makes one per stage call.
     init(
         collection: String, key: String, role: SerializerChain.Role, stageID: UInt8,

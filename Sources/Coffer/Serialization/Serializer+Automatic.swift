@@ -14,7 +14,7 @@ public struct EncodedValue: Sendable, Hashable {
         do {
             return try JSONDecoder().decode(T.self, from: data)
         } catch {
-            throw SerializationError(.codecFailed, stage: "json", reason: "cannot decode \(T.self): \(error)")
+            throw SerializationError(.codecFailed, stage: "json", reason: Serializer.summary(of: error, for: T.self))
         }
     }
 }
@@ -41,7 +41,9 @@ extension Serializer {
                     encoder.outputFormatting = [.sortedKeys]
                     return try encoder.encode(encodable)
                 } catch {
-                    throw SerializationError(.codecFailed, stage: "automatic-json", reason: "\(error)")
+                    throw SerializationError(
+                        .codecFailed, stage: "automatic-json",
+                        reason: "cannot encode \(type(of: object)) as JSON: \(type(of: error))")
                 }
             },
             decode: { EncodedValue(data: $0) }
