@@ -8,7 +8,7 @@ struct CofferCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "coffer",
         abstract: "Inspect and use Coffer encrypted databases.",
-        discussion: ExitStatus.documentation,
+        discussion: ExitStatus.documentation + "\n\n" + JSONErrorReport.documentation,
         subcommands: [
             Demo.self, Create.self, Info.self, List.self, Get.self, Put.self, Remove.self, ExportJSON.self,
             ImportJSON.self, Verify.self, Backup.self, RotateKey.self, Passwd.self, Vacuum.self, Prefs.self,
@@ -17,6 +17,7 @@ struct CofferCommand: ParsableCommand {
 
     /// Parses the arguments, runs the command, and hands every error to ``ErrorRenderer``.
     static func main() {
+        OutputMode.configure(arguments: CommandLine.arguments.dropFirst())
         Interruption.shared.install()
         do {
             var command = try parseAsRoot()
@@ -35,7 +36,8 @@ struct CofferCommand: ParsableCommand {
     /// released it; exiting during that close left the write-ahead log beside the file and, now
     /// and then, crashed the exit (``Database/waitUntilAllClosed(timeout:)``).
     static func waitForDatabasesToClose() {
-        if !Database.waitUntilAllClosed(timeout: .seconds(30)) {
+        // With --json, standard error holds nothing but a failure's report.
+        if !Database.waitUntilAllClosed(timeout: .seconds(30)) && !OutputMode.isJSON {
             StandardStreams.writeError("coffer: warning: the database did not finish closing within 30 s\n")
         }
     }

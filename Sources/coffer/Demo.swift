@@ -11,6 +11,29 @@ struct Demo: ParsableCommand {
     @Option(help: "The database file (default: Coffer's default database location).")
     var database: String?
 
+    @OptionGroup var output: OutputOptions
+
+    /// `--json` output: what the demo did and found.
+    struct Report: Codable, Equatable {
+        /// One file of the database and whether the plaintext marker was found in it.
+        struct Scan: Codable, Equatable {
+            var file: String
+            var bytes: Int
+            var markerFound: Bool
+        }
+        var database: String
+        var keyFile: String
+        var created: Bool
+        var sqlcipherVersion: String
+        var sqliteVersion: String
+        var pageSize: Int
+        var notesWritten: Int
+        var notification: String
+        var notesRead: Int
+        var scans: [Scan]
+        var plaintextHeader: Bool
+    }
+
     struct Note: Codable, Sendable {
         var title: String
         var body: String
@@ -24,9 +47,11 @@ struct Demo: ParsableCommand {
         options.key = .raw(try DemoKey.loadOrCreate(at: keyURL))
 
         let db = try Database(url: url, options: options)
-        print("Coffer demo — SQLCipher \(db.cipherVersion) on SQLite \(db.sqliteVersion)")
-        print("Database: \(url.path) (\(isNew ? "new" : "existing"), snapshot \(db.snapshot), \(db.pageSize)-byte pages)")
-        print("Key:      random 256-bit raw key in \(keyURL.path) (mode 0600)")
+        // With --json the lines are left out and the figures go into one report at the end.
+        let say: (String) -> Void = output.json ? { _ in } : { Swift.print($0) }
+        say("Coffer demo — SQLCipher \(db.cipherVersion) on SQLite \(db.sqliteVersion)")
+        say("Database: \(url.path) (\(isNew ? "new" : "existing"), snapshot \(db.snapshot), \(db.pageSize)-byte pages)")
+        say("Key:      random 256-bit raw key in \(keyURL.path) (mode 0600)")
         db.registerCodable(Note.self, forCollection: "notes")
 
         let notified = DispatchSemaphore(value: 0)
@@ -37,7 +62,8 @@ struct Demo: ParsableCommand {
             if let changeset = notification.userInfo?[Database.changesetKey] as? Changeset {
                 let keys = changeset.objectChanges.sorted().map(\.description).joined(separator: ", ")
                 message.withLock {
-                    $0 = "Notified: snapshot \(changeset.snapshot), objects changed: \(keys), "
+                    $0 =
+                        "Notified: snapshot \(changeset.snapshot), objects changed: \(keys), "
                         + "new rows: \(changeset.insertedKeys.count)"
                 }
             }
@@ -57,27 +83,40 @@ struct Demo: ParsableCommand {
                 try tx.setObject(note, forKey: key, inCollection: "notes")
             }
         }
-        print("Wrote:    \(notes.count) notes in one transaction → snapshot \(db.snapshot)")
+        say("Wrote:    \(notes.count) notes in one transaction → snapshot \(db.snapshot)")
         _ = notified.wait(timeout: .now() + 5)
-        print(message.withLock { $0 })
+        say(message.withLock { $0 })
 
         let reader = try db.newConnection()
         let (count, first) = try reader.read { tx in
-            (try tx.numberOfKeys(inCollection: "notes"), try tx.object(forKey: "n1", inCollection: "notes", as: Note.self))
+            (
+                try tx.numberOfKeys(inCollection: "notes"),
+                try tx.object(forKey: "n1", inCollection: "notes", as: Note.self)
+            )
         }
-        print("Read:     \(count) notes; n1 = \"\(first?.title ?? "?")\": \"\(first?.body ?? "?")\"")
+        say("Read:     \(count) notes; n1 = \"\(first?.title ?? "?")\": \"\(first?.body ?? "?")\"")
 
         let needle = Data(marker.utf8)
-        var report: [String] = []
+        var scans: [Report.Scan] = []
         for file in [url, db.walURL, db.shmURL] {
             guard let bytes = try? Data(contentsOf: file) else { continue }
-            let found = bytes.range(of: needle) != nil
-            report.append("\(file.lastPathComponent) (\(bytes.count) B): \(found ? "FOUND" : "absent")")
+            scans.append(
+                Report.Scan(
+                    file: file.lastPathComponent, bytes: bytes.count, markerFound: bytes.range(of: needle) != nil))
         }
-        print("Scan:     marker \"\(marker)\" → " + report.joined(separator: "; "))
+        let report = scans.map { "\($0.file) (\($0.bytes) B): \($0.markerFound ? "FOUND" : "absent")" }
+        say("Scan:     marker \"\(marker)\" → " + report.joined(separator: "; "))
         let header = ((try? FileHandle(forReadingFrom: url).read(upToCount: 16)) ?? nil) ?? Data()
         let plain = header.starts(with: Data("SQLite format 3".utf8))
-        print("Header:   \(header.map { String(format: "%02x", $0) }.joined(separator: " ")) — \(plain ? "PLAINTEXT SQLite header!" : "random-looking, not \"SQLite format 3\"")")
+        say(
+            "Header:   \(header.map { String(format: "%02x", $0) }.joined(separator: " ")) — \(plain ? "PLAINTEXT SQLite header!" : "random-looking, not \"SQLite format 3\"")"
+        )
+        guard output.json else { return }
+        try JSONOutput.print(
+            Report(
+                database: url.path, keyFile: keyURL.path, created: isNew, sqlcipherVersion: db.cipherVersion,
+                sqliteVersion: db.sqliteVersion, pageSize: db.pageSize, notesWritten: notes.count,
+                notification: message.withLock { $0 }, notesRead: count, scans: scans, plaintextHeader: plain))
     }
 }
 

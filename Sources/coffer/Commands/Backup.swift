@@ -18,6 +18,7 @@ struct Backup: ParsableCommand {
     @OptionGroup var keys: KeyOptions
     @OptionGroup var newKey: NewKeyOptions
     @OptionGroup var progress: ProgressOptions
+    @OptionGroup var format: OutputOptions
 
     @Argument(help: ArgumentHelp("Where to write the backup.", valueName: "destination"))
     var destination: String
@@ -66,7 +67,22 @@ struct Backup: ParsableCommand {
         output.keep()
         reporter.finish()
         let size = Info.size(of: target) ?? 0
-        print("Backed up \(opened.database.url.path) to \(target.path) (\(size) bytes)")
-        print("Key:    \(created?.summary ?? "the database's own key (\(keys.summary))")")
+        if format.json {
+            try JSONOutput.print(
+                Result(
+                    database: opened.database.url.path, destination: target.path, bytes: size,
+                    key: newKey.report ?? keys.report))
+        } else {
+            print("Backed up \(opened.database.url.path) to \(target.path) (\(size) bytes)")
+            print("Key:    \(created?.summary ?? "the database's own key (\(keys.summary))")")
+        }
+    }
+
+    /// `--json` output: the copy, its size and the key that opens it.
+    struct Result: Codable, Equatable {
+        var database: String
+        var destination: String
+        var bytes: Int
+        var key: KeyReport
     }
 }

@@ -13,6 +13,7 @@ struct Create: ParsableCommand {
             """)
 
     @OptionGroup var location: DatabaseLocation
+    @OptionGroup var output: OutputOptions
 
     @Option(
         name: .long,
@@ -59,6 +60,7 @@ struct Create: ParsableCommand {
         var newKey: NewKey?
         let key: DatabaseKey
         let keySummary: String
+        let keyReport: KeyReport
         if let newKeyFile {
             let keyURL = URL(fileURLWithPath: newKeyFile)
             try NewKey.checkAbsent(keyURL)
@@ -72,9 +74,11 @@ struct Create: ParsableCommand {
         }
         if let newKey {
             (key, keySummary) = (newKey.key, newKey.summary)
+            keyReport = newKeyFile.map { KeyReport(kind: .keyFile, path: $0) } ?? KeyReport(rawKeyFile: newRawKeyFile)
         } else {
             let path = rawKeyFile ?? ""
             (key, keySummary) = (.raw(try RawKeyFile.read(from: URL(fileURLWithPath: path))), "raw key file \(path)")
+            keyReport = KeyReport(rawKeyFile: path)
         }
 
         var options = DatabaseOptions()
@@ -84,12 +88,27 @@ struct Create: ParsableCommand {
         do {
             let database = try Database(url: url, options: options)
             _ = try database.newConnection().read { try $0.numberOfCollections() }
-            print("Created \(url.path): SQLCipher \(database.cipherVersion), \(database.pageSize)-byte pages")
-            print("Key:    \(keySummary) — without it the database cannot be opened; keep it safe")
+            if output.json {
+                try JSONOutput.print(
+                    Result(
+                        database: url.path, sqlcipherVersion: database.cipherVersion, pageSize: database.pageSize,
+                        key: keyReport))
+            } else {
+                print("Created \(url.path): SQLCipher \(database.cipherVersion), \(database.pageSize)-byte pages")
+                print("Key:    \(keySummary) — without it the database cannot be opened; keep it safe")
+            }
         } catch {
             newKey?.discard()
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
             throw error
         }
+    }
+
+    /// `--json` output.
+    struct Result: Codable, Equatable {
+        var database: String
+        var sqlcipherVersion: String
+        var pageSize: Int
+        var key: KeyReport
     }
 }

@@ -12,12 +12,16 @@ struct ExportJSON: ParsableCommand {
             JSON are written in base64 as "valueBase64"/"metadataBase64". The export reads one \
             consistent snapshot and streams, so memory stays flat. THE OUTPUT IS NOT ENCRYPTED. \
             An export to --output interrupted before its file is in place leaves no file behind (and \
-            a file it was to replace as it was).
+            a file it was to replace as it was). With --json and no --output, standard output gets one \
+            JSON document instead: {"rows": [ROW, …], "count": N, "complete": true}, each ROW an \
+            object as above, streamed; a failed export still closes it, with "complete": false. With \
+            --json and --output, the file is JSON Lines and standard output gets {"count", "output"}.
             """)
 
     @OptionGroup var location: DatabaseLocation
     @OptionGroup var keys: KeyOptions
     @OptionGroup var progress: ProgressOptions
+    @OptionGroup var format: OutputOptions
 
     @Option(name: .long, help: "Export only this collection (repeat for several).")
     var collection: [String] = []
@@ -39,6 +43,7 @@ struct ExportJSON: ParsableCommand {
         Interruption.shared.onForcedStop { placed?.undo() }
         let collections = collection
         let progress = progress
+        let document = format.json && output == nil
         let count = try Interruption.shared.whileCancellable {
             try opened.connection.read { tx -> Int64 in
                 let total =
@@ -46,7 +51,7 @@ struct ExportJSON: ParsableCommand {
                     ? try tx.numberOfKeysInAllCollections()
                     : try Set(collections).reduce(0) { $0 + (try tx.numberOfKeys(inCollection: $1)) }
                 let reporter = progress.reporter(label: "export-json", unit: "rows", total: Int64(total))
-                var exporter = RowExporter(sink: sink, reporter: reporter)
+                var exporter = RowExporter(sink: sink, reporter: reporter, document: document)
                 do {
                     if collections.isEmpty {
                         try tx.enumerateRowsInAllCollections { collection, key, object, metadata, _ in
@@ -60,9 +65,10 @@ struct ExportJSON: ParsableCommand {
                             }
                         }
                     }
-                    try Self.finish(sink, placed: placed)
+                    try Self.finish(sink, placed: placed, exporter: exporter)
                 } catch {
                     Interruption.shared.onForcedStop(nil)
+                    if exporter.count > 0 { try? exporter.close(complete: false) }
                     sink.discard()
                     placed?.undo()
                     reporter.finish(succeeded: false)
@@ -72,15 +78,27 @@ struct ExportJSON: ParsableCommand {
                 return exporter.count
             }
         }
-        if let output { StandardStreams.writeError("Exported \(count) row(s) to \(output)\n") }
+        guard let output else { return }
+        if format.json {
+            try JSONOutput.print(Result(count: count, output: output))
+        } else {
+            StandardStreams.writeError("Exported \(count) row(s) to \(output)\n")
+        }
+    }
+
+    /// `--json` output with `--output`: the rows written and where.
+    struct Result: Codable, Equatable {
+        var count: Int64
+        var output: String
     }
 
     /// Puts the export in place (a file) or writes out its end (standard output), and passes the
     /// point of no return; after a Ctrl-C that came first, the caller takes the file back out.
     /// - Throws: ``CLIError`` `.cancelled`, `.io`.
-    private static func finish(_ sink: OutputFile, placed: UndoableOutput?) throws {
+    private static func finish(_ sink: OutputFile, placed: UndoableOutput?, exporter: RowExporter) throws {
         guard let placed else {
             try Interruption.shared.commit("every row is written")
+            try exporter.close(complete: true)
             try sink.commit()
             return
         }

@@ -19,6 +19,7 @@ struct ImportJSON: ParsableCommand {
     @OptionGroup var location: DatabaseLocation
     @OptionGroup var keys: KeyOptions
     @OptionGroup var progress: ProgressOptions
+    @OptionGroup var output: OutputOptions
 
     @Option(name: .long, help: ArgumentHelp("Read from this file instead of standard input.", valueName: "path"))
     var input: String?
@@ -64,14 +65,22 @@ struct ImportJSON: ParsableCommand {
             throw CLIError.cancelled("cancelled; the \(imported) row(s) imported before were kept")
         } catch {
             reporter.finish(succeeded: false)
-            if imported > 0 {
-                StandardStreams.writeError("coffer: \(imported) row(s) imported before the failure were kept\n")
-            }
-            throw error
+            guard imported > 0 else { throw error }
+            throw NotedError(underlying: error, note: "\(imported) row(s) imported before the failure were kept")
         }
         try opened.finishWriting()
         reporter.finish()
-        print("Imported \(imported) row(s) into \(opened.database.url.path)")
+        if output.json {
+            try JSONOutput.print(Result(database: opened.database.url.path, imported: imported))
+        } else {
+            print("Imported \(imported) row(s) into \(opened.database.url.path)")
+        }
+    }
+
+    /// `--json` output.
+    struct Result: Codable, Equatable {
+        var database: String
+        var imported: Int64
     }
 
     /// Writes one batch in one transaction and returns its size.

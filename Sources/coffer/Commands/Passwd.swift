@@ -17,6 +17,7 @@ struct Passwd: ParsableCommand {
 
     @OptionGroup var keys: KeyOptions
     @OptionGroup var newPassphrase: NewPassphraseOptions
+    @OptionGroup var output: OutputOptions
 
     func validate() throws {
         guard keys.keyFile != nil, keys.rawKeyFile == nil else {
@@ -32,6 +33,15 @@ struct Passwd: ParsableCommand {
         try old.withBytes { old in
             try new.withBytes { new in try KeyFile.changePassphrase(at: url, from: old, to: new) }
         }
-        print("Changed the passphrase of \(url.path); the database and its key are unchanged")
+        if output.json {
+            try JSONOutput.print(Result(keyFile: url.path))
+        } else {
+            print("Changed the passphrase of \(url.path); the database and its key are unchanged")
+        }
+    }
+
+    /// `--json` output: the key file whose passphrase changed.
+    struct Result: Codable, Equatable {
+        var keyFile: String
     }
 }

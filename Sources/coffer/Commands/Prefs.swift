@@ -63,6 +63,7 @@ struct PrefsGet: ParsableCommand {
     @OptionGroup var location: DatabaseLocation
     @OptionGroup var keys: KeyOptions
     @OptionGroup var suite: SuiteOption
+    @OptionGroup var output: OutputOptions
 
     @Argument(help: "The preference key.")
     var key: String
@@ -73,7 +74,9 @@ struct PrefsGet: ParsableCommand {
         guard let value = preferences.object(forKey: key) else {
             throw CLIError(.notFound, "no preference \"\(key)\" in suite \"\(suite.suite)\"")
         }
-        print(try Prefs.jsonText(value))
+        // With --json the value is wrapped, so the document is an object whatever the value is.
+        let document: Any = output.json ? ["suite": suite.suite, "key": key, "value": value] : value
+        print(try Prefs.jsonText(document))
     }
 }
 
@@ -85,6 +88,7 @@ struct PrefsSet: ParsableCommand {
     @OptionGroup var location: DatabaseLocation
     @OptionGroup var keys: KeyOptions
     @OptionGroup var suite: SuiteOption
+    @OptionGroup var output: OutputOptions
 
     @Argument(help: "The preference key.")
     var key: String
@@ -104,6 +108,10 @@ struct PrefsSet: ParsableCommand {
         try preferences.set(value is NSNull ? nil : value, forKey: key)
         try preferences.flush()
         try opened.finishWriting()
-        print("Set \"\(key)\" in suite \"\(suite.suite)\"")
+        if output.json {
+            print(try Prefs.jsonText(["suite": suite.suite, "key": key]))
+        } else {
+            print("Set \"\(key)\" in suite \"\(suite.suite)\"")
+        }
     }
 }

@@ -15,6 +15,7 @@ struct Put: ParsableCommand {
 
     @OptionGroup var location: DatabaseLocation
     @OptionGroup var keys: KeyOptions
+    @OptionGroup var output: OutputOptions
 
     @Option(name: .long, help: "The collection (default: the default collection \"\").")
     var collection = ""
@@ -51,7 +52,18 @@ struct Put: ParsableCommand {
             }
         }
         try opened.finishWriting()
-        print("Stored key \"\(key)\" in collection \"\(collection)\" (\(bytes.count) bytes of input)")
+        if output.json {
+            try JSONOutput.print(Result(collection: collection, key: key, bytes: bytes.count))
+        } else {
+            print("Stored key \"\(key)\" in collection \"\(collection)\" (\(bytes.count) bytes of input)")
+        }
+    }
+
+    /// `--json` output: the row written and the size of its input.
+    struct Result: Codable, Equatable {
+        var collection: String
+        var key: String
+        var bytes: Int
     }
 
     /// Parses JSON text into a ``JSONValue``.

@@ -19,6 +19,7 @@ struct RotateKey: ParsableCommand {
     @OptionGroup var keys: KeyOptions
     @OptionGroup var newKey: NewKeyOptions
     @OptionGroup var progress: ProgressOptions
+    @OptionGroup var output: OutputOptions
 
     @Option(name: .long, help: "A new page size in bytes (default: keep the current one).")
     var pageSize: Int?
@@ -55,9 +56,22 @@ struct RotateKey: ParsableCommand {
             throw error
         }
         reporter.finish()
+        if output.json {
+            try JSONOutput.print(
+                Result(
+                    database: opened.database.url.path, key: newKey.report ?? keys.report, retiredKey: keys.report))
+            return
+        }
         print("Rotated the key of \(opened.database.url.path): it now opens with \(created.summary)")
         if keys.keyFileURL != nil || keys.rawKeyFile != nil {
             print("The old \(keys.summary) no longer opens it.")
         }
+    }
+
+    /// `--json` output: the key that opens the database now, and the one that no longer does.
+    struct Result: Codable, Equatable {
+        var database: String
+        var key: KeyReport
+        var retiredKey: KeyReport
     }
 }

@@ -9,6 +9,7 @@ struct Vacuum: ParsableCommand {
 
     @OptionGroup var location: DatabaseLocation
     @OptionGroup var keys: KeyOptions
+    @OptionGroup var output: OutputOptions
 
     func run() throws {
         let opened = try OpenedDatabase.open(location, keys: keys, input: LineReader.standardInput())
@@ -17,6 +18,17 @@ struct Vacuum: ParsableCommand {
         try opened.connection.vacuum()
         try Interruption.shared.commit("the database is vacuumed")
         let after = Info.size(of: opened.database.url) ?? 0
-        print("Vacuumed \(opened.database.url.path): \(before) → \(after) bytes")
+        if output.json {
+            try JSONOutput.print(Result(database: opened.database.url.path, bytesBefore: before, bytesAfter: after))
+        } else {
+            print("Vacuumed \(opened.database.url.path): \(before) → \(after) bytes")
+        }
+    }
+
+    /// `--json` output: the file's size before and after.
+    struct Result: Codable, Equatable {
+        var database: String
+        var bytesBefore: Int
+        var bytesAfter: Int
     }
 }

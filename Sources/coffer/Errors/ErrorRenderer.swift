@@ -14,15 +14,26 @@ enum ErrorRenderer {
         var text: String
         /// The exit status.
         var status: ExitStatus
+        /// The stable name of the failure for `--json` (``ErrorCodes``); empty for help.
+        var code: String = ErrorCodes.failure
         /// Whether the text goes to standard output (help) rather than standard error.
         var toStandardOutput: Bool = false
     }
 
     /// Prints the rendering of `error` and ends the process with its status.
+    ///
+    /// With `--json` (``OutputMode``) a failure is one ``JSONErrorReport`` on standard error and a
+    /// help screen is one `{"help": …}` document on standard output.
     static func exit(with error: any Error) -> Never {
         CofferCommand.waitForDatabasesToClose()
         let rendering = render(error)
-        if rendering.toStandardOutput {
+        if OutputMode.isJSON {
+            if rendering.toStandardOutput {
+                StandardStreams.writeOutput(JSONErrorReport.helpDocument(rendering.text) + "\n")
+            } else {
+                StandardStreams.writeError(JSONErrorReport(rendering).encoded() + "\n")
+            }
+        } else if rendering.toStandardOutput {
             StandardStreams.writeOutput(rendering.text.hasSuffix("\n") ? rendering.text : rendering.text + "\n")
         } else {
             StandardStreams.writeError(rendering.text + "\n")
@@ -33,18 +44,27 @@ enum ErrorRenderer {
     /// Decides the text and status for `error`.
     static func render(_ error: any Error) -> Rendering {
         switch error {
+        case let error as NotedError:
+            var rendering = render(error.underlying)
+            rendering.text += "; \(error.note)"
+            return rendering
         case let error as CLIError:
-            return Rendering(text: line(error.message), status: status(for: error.code))
+            return Rendering(
+                text: line(error.message), status: status(for: error.code), code: ErrorCodes.name(of: error.code))
         case let error as DatabaseError:
             return render(error)
         case let error as KeyFileError:
-            return Rendering(text: line("key file problem: \(error)"), status: status(for: error.code))
+            return Rendering(
+                text: line("key file problem: \(error)"), status: status(for: error.code),
+                code: ErrorCodes.name(of: error.code))
         case let error as SerializationError:
-            return Rendering(text: line("cannot decode a value: \(error)"), status: .failure)
+            return Rendering(
+                text: line("cannot decode a value: \(error)"), status: .failure, code: ErrorCodes.serialization)
         case let error as CocoaError:
-            return Rendering(text: line("file error: \(error.localizedDescription)"), status: .io)
+            return Rendering(text: line("file error: \(error.localizedDescription)"), status: .io, code: ErrorCodes.io)
         case let error as POSIXError:
-            return Rendering(text: line("system error: \(error.localizedDescription)"), status: .io)
+            return Rendering(
+                text: line("system error: \(error.localizedDescription)"), status: .io, code: ErrorCodes.io)
         default:
             return renderArgumentParserError(error)
         }
@@ -64,7 +84,7 @@ enum ErrorRenderer {
         if let underlying = error.underlying, [.serialization, .typeMismatch, .extensionFailure].contains(error.code) {
             text += " — \(underlying)"
         }
-        return Rendering(text: line(text), status: status)
+        return Rendering(text: line(text), status: status, code: error.code.rawValue)
     }
 
     /// The user-facing category and exit status of a library error code.
@@ -111,14 +131,16 @@ enum ErrorRenderer {
     private static func renderArgumentParserError(_ error: any Error) -> Rendering {
         let code = CofferCommand.exitCode(for: error)
         if code == .success {
-            return Rendering(text: CofferCommand.fullMessage(for: error), status: .success, toStandardOutput: true)
+            return Rendering(
+                text: CofferCommand.fullMessage(for: error), status: .success, code: "", toStandardOutput: true)
         }
         if code == .validationFailure {
             return Rendering(
-                text: line(CofferCommand.message(for: error)) + " (see 'coffer help')", status: .usage)
+                text: line(CofferCommand.message(for: error)) + " (see 'coffer help')", status: .usage,
+                code: ErrorCodes.usage)
         }
         if code.rawValue == ExitStatus.cancelled.rawValue {
-            return Rendering(text: line("cancelled"), status: .cancelled)
+            return Rendering(text: line("cancelled"), status: .cancelled, code: ErrorCodes.cancelled)
         }
         return Rendering(text: line(CofferCommand.message(for: error)), status: .failure)
     }
@@ -126,8 +148,12 @@ enum ErrorRenderer {
     /// The one-line description of `error` without the `coffer: error:` prefix, for reports that
     /// list several failures (`verify`).
     static func describe(_ error: any Error) -> String {
-        let text = render(error).text
-        return text.hasPrefix(linePrefix) ? String(text.dropFirst(linePrefix.count)) : text
+        withoutPrefix(render(error).text)
+    }
+
+    /// `text` without the `coffer: error: ` prefix that ``line(_:)`` adds.
+    static func withoutPrefix(_ text: String) -> String {
+        text.hasPrefix(linePrefix) ? String(text.dropFirst(linePrefix.count)) : text
     }
 
     private static let linePrefix = "coffer: error: "

@@ -2,16 +2,21 @@ import ArgumentParser
 
 /// `--no-progress` and the hidden testing aid `--debug-pause-after N`.
 struct ProgressOptions: ParsableArguments {
-    @Flag(name: .long, help: "Do not show progress on standard error.")
+    @Flag(name: .long, help: "Do not show progress on standard error (--json implies it).")
     var noProgress = false
 
     @Option(name: .long, help: .hidden)
     var debugPauseAfter: Int64?
 
-    /// A reporter for `label`, styled for where standard error goes.
-    func reporter(label: String, unit: String, total: Int64?) -> ProgressReporter {
+    /// A reporter for `label`, styled for where standard error goes: a bar on a terminal, rare
+    /// plain lines otherwise, nothing with `--no-progress` or `--json` (whose standard error
+    /// holds only a failure's report).
+    /// - Parameter errorIsTerminal: Whether standard error is a terminal (tests pass either).
+    func reporter(
+        label: String, unit: String, total: Int64?, errorIsTerminal: Bool = StandardStreams.errorIsTerminal
+    ) -> ProgressReporter {
         let style: ProgressReporter.Style =
-            noProgress ? .silent : (StandardStreams.errorIsTerminal ? .bar : .lines)
+            noProgress || OutputMode.isJSON ? .silent : (errorIsTerminal ? .bar : .lines)
         return ProgressReporter(label: label, unit: unit, total: total, style: style, pauseAfter: debugPauseAfter)
     }
 }

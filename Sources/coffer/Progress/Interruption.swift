@@ -108,6 +108,11 @@ final class Interruption: Sendable {
         }
     }
 
+    /// The `--json` report of a command stopped at once by Ctrl-C.
+    private static let stoppedReport = JSONErrorReport(
+        code: ErrorCodes.cancelled, message: "stopped at once by Ctrl-C", exitStatus: ExitStatus.cancelled.rawValue
+    ).encoded()
+
     private func handleSignal() {
         let response = state.withLock { state -> Response in
             if let outcome = state.outcome { return .tooLate(outcome) }
@@ -116,15 +121,18 @@ final class Interruption: Sendable {
             }
             return .stop(state.terminal, state.undo)
         }
+        // With --json, standard error holds only the failure's report: the notes are left out,
+        // and a stop at once is reported as the cancellation it is.
+        let json = OutputMode.isJSON
         switch response {
         case .cancel:
-            StandardStreams.writeError("\ncoffer: cancelling… (press Ctrl-C again to stop at once)\n")
+            if !json { StandardStreams.writeError("\ncoffer: cancelling… (press Ctrl-C again to stop at once)\n") }
         case .tooLate(let outcome):
-            StandardStreams.writeError("\ncoffer: too late to cancel: \(outcome)\n")
+            if !json { StandardStreams.writeError("\ncoffer: too late to cancel: \(outcome)\n") }
         case .stop(let terminal, let undo):
             undo?()
             if var terminal { _ = tcsetattr(STDIN_FILENO, TCSAFLUSH, &terminal) }
-            StandardStreams.writeError("\n")
+            StandardStreams.writeError(json ? Self.stoppedReport + "\n" : "\n")
             _exit(ExitStatus.cancelled.rawValue)
         }
         // Counted last, so a test's pause ends only once the response above has taken effect.

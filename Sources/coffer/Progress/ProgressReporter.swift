@@ -3,10 +3,12 @@ import Dispatch
 import Foundation
 
 /// Shows how far long work has got, on standard error: a bar redrawn in place on a terminal,
-/// plain lines otherwise (every 1,000 units or every second, whichever comes first).
+/// plain lines otherwise, as rarely as ``ProgressThrottle`` allows (at most one a second and one
+/// per 10 % of a known total).
 ///
 /// Thread-safe: the library may report from its own queue (a backup's page steps) while a
-/// timer ticks for work of unknown length.
+/// timer ticks for work of unknown length. The clock and the output are injectable so tests
+/// decide what time it is instead of sleeping.
 final class ProgressReporter: Sendable {
     /// How progress is shown.
     enum Style: Sendable, Equatable {
@@ -22,7 +24,7 @@ final class ProgressReporter: Sendable {
         var completed: Int64 = 0
         var total: Int64?
         var lastDraw: ContinuousClock.Instant?
-        var lastLineCount: Int64 = 0
+        var throttle = ProgressThrottle()
         var barVisible = false
         var paused = false
         var finished = false
@@ -33,21 +35,30 @@ final class ProgressReporter: Sendable {
     private let unit: String
     private let style: Style
     private let pauseAfter: Int64?
-    private let started = ContinuousClock.now
+    private let now: @Sendable () -> ContinuousClock.Instant
+    private let write: @Sendable (String) -> Void
+    private let started: ContinuousClock.Instant
     private let state: Locked<State>
-
-    /// Units between two plain progress lines.
-    static let lineInterval: Int64 = 1_000
 
     /// Creates a reporter; nothing is shown until the first update.
     ///
-    /// - Parameter pauseAfter: Testing aid: once `pauseAfter` units are done, wait (up to a
-    ///   minute) for Ctrl-C, so a test can interrupt the work at a known point.
-    init(label: String, unit: String, total: Int64?, style: Style, pauseAfter: Int64? = nil) {
+    /// - Parameters:
+    ///   - pauseAfter: Testing aid: once `pauseAfter` units are done, wait (up to a minute) for
+    ///     Ctrl-C, so a test can interrupt the work at a known point.
+    ///   - now: The clock (tests pass one they advance by hand).
+    ///   - write: Where the text goes (standard error unless a test collects it).
+    init(
+        label: String, unit: String, total: Int64?, style: Style, pauseAfter: Int64? = nil,
+        now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now },
+        write: @escaping @Sendable (String) -> Void = { StandardStreams.writeError($0) }
+    ) {
         self.label = label
         self.unit = unit
         self.style = style
         self.pauseAfter = pauseAfter
+        self.now = now
+        self.write = write
+        self.started = now()
         self.state = Locked(State(total: total))
     }
 
@@ -64,7 +75,7 @@ final class ProgressReporter: Sendable {
             }
             return (render(&state, force: pause), pause)
         }
-        if let output { StandardStreams.writeError(output) }
+        if let output { write(output) }
         if pause { Interruption.shared.waitForSignal() }
     }
 
@@ -77,7 +88,7 @@ final class ProgressReporter: Sendable {
             timer.schedule(deadline: .now() + interval, repeating: interval)
             timer.setEventHandler { [self] in
                 let output = self.state.withLock { render(&$0, force: style == .lines) }
-                if let output { StandardStreams.writeError(output) }
+                if let output { write(output) }
             }
             timer.resume()
             state.ticker = timer
@@ -97,33 +108,30 @@ final class ProgressReporter: Sendable {
             guard succeeded else { return clear.isEmpty ? nil : clear }
             return clear + ProgressFormat.summary(snapshot(state)) + "\n"
         }
-        if let output { StandardStreams.writeError(output) }
+        if let output { write(output) }
     }
 
     private func snapshot(_ state: State) -> ProgressFormat.Snapshot {
         ProgressFormat.Snapshot(
             label: label, unit: unit, completed: state.completed, total: state.total,
-            elapsed: Self.seconds(ContinuousClock.now - started))
+            elapsed: Self.seconds(now() - started))
     }
 
     /// The text to write now, if any; updates the throttling state.
     private func render(_ state: inout State, force: Bool) -> String? {
-        let now = ContinuousClock.now
-        let sinceDraw = Self.seconds(now - (state.lastDraw ?? started))
+        let time = now()
         switch style {
         case .silent:
             return nil
         case .bar:
-            guard force || sinceDraw >= 0.1 else { return nil }
-            state.lastDraw = now
+            guard force || Self.seconds(time - (state.lastDraw ?? started)) >= 0.1 else { return nil }
+            state.lastDraw = time
             state.barVisible = true
             return "\r\u{1B}[2K" + ProgressFormat.bar(snapshot(state))
         case .lines:
-            let advanced = state.completed - state.lastLineCount
-            guard advanced >= Self.lineInterval || ((advanced > 0 || force) && sinceDraw >= 1) else { return nil }
-            state.lastDraw = now
-            state.lastLineCount = state.completed
-            return ProgressFormat.line(snapshot(state)) + "\n"
+            let due = state.throttle.lineIsDue(
+                completed: state.completed, total: state.total, elapsed: Self.seconds(time - started), force: force)
+            return due ? ProgressFormat.line(snapshot(state)) + "\n" : nil
         }
     }
 
