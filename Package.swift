@@ -137,7 +137,8 @@ let package = Package(
         ),
         .testTarget(
             name: "CofferCLITests",
-            dependencies: ["Coffer", "CofferTestSupport"],
+            // `coffer` itself for the unit tests of its pure parts (progress throttling, --json detection).
+            dependencies: ["Coffer", "CofferTestSupport", "coffer"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

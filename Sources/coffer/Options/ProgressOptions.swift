@@ -15,8 +15,13 @@ struct ProgressOptions: ParsableArguments {
     func reporter(
         label: String, unit: String, total: Int64?, errorIsTerminal: Bool = StandardStreams.errorIsTerminal
     ) -> ProgressReporter {
-        let style: ProgressReporter.Style =
-            noProgress || OutputMode.isJSON ? .silent : (errorIsTerminal ? .bar : .lines)
-        return ProgressReporter(label: label, unit: unit, total: total, style: style, pauseAfter: debugPauseAfter)
+        ProgressReporter(
+            label: label, unit: unit, total: total, style: style(errorIsTerminal: errorIsTerminal),
+            pauseAfter: debugPauseAfter)
+    }
+
+    /// How progress is shown when standard error is (or is not) a terminal.
+    func style(errorIsTerminal: Bool, json: Bool = OutputMode.isJSON) -> ProgressReporter.Style {
+        noProgress || json ? .silent : (errorIsTerminal ? .bar : .lines)
     }
 }

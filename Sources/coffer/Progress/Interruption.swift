@@ -87,8 +87,10 @@ final class Interruption: Sendable {
         DebugPause.commit.pauseIfRequested()
     }
 
-    /// Registers what a second Ctrl-C (stop at once) must undo before the process ends, such as
-    /// putting back a file the command replaced; nil removes it. ``commit(_:)`` removes it too.
+    /// Registers what a second Ctrl-C (stop at once) must undo before the process ends.
+    ///
+    /// For example putting back a file the command replaced; nil removes it, and so does
+    /// ``commit(_:)``.
     func onForcedStop(_ undo: (@Sendable () -> Void)?) {
         state.withLock { $0.undo = undo }
     }
