@@ -53,7 +53,7 @@ extension JSONErrorReport {
     /// The `--json` contract, for the root command's help text.
     static var documentation: String {
         """
-        With --json (every command takes it), a command that succeeds prints exactly one JSON \
+        With --json (every subcommand takes it), a command that succeeds prints exactly one JSON \
         document on standard output, and one that fails prints exactly one JSON object on \
         standard error and nothing else: {"code": NAME, "message": TEXT, "exitStatus": N}. \
         NAME is stable (wrongKey, wrongPassphrase, keyRequired, notADatabase, corrupt, io, usage, \
