@@ -20,27 +20,27 @@ do {
         var body: String
     }
 
-    db.registerCodable(Note.self, forCollection: "notes", stages: [.zlib()])
+    let notes = CollectionHandle<Note>("notes")
+    try db.register(notes, stages: [.zlib()])
 
     let connection = try db.newConnection()
 
     try connection.readWrite { tx in
-        try tx.setObject(Note(title: "Wi-Fi", body: "on the fridge"), forKey: "n1", inCollection: "notes")
-        try tx.setObject(Note(title: "Bins", body: "Tuesday"), forKey: "n2", inCollection: "notes",
-                         withMetadata: Date())
+        try tx.set(Note(title: "Wi-Fi", body: "on the fridge"), forKey: "n1", in: notes)
+        try tx.set(Note(title: "Bins", body: "Tuesday"), forKey: "n2", in: notes)
     }
 
     let titles = try connection.read { tx in
         var titles: [String] = []
-        try tx.enumerateKeysAndObjects(inCollection: "notes", as: Note.self) { key, note, stop in
-            titles.append(note.title)
+        try tx.enumerateKeysAndObjects(in: notes) { key, note, stop in
+            titles.append(note.title)                 // note is a Note
         }
         return titles
     }
     print(titles)                                 // ["Wi-Fi", "Bins"]
 
     func numberOfNotes(on connection: Connection) async throws -> Int {
-        try await connection.read { tx in try tx.numberOfKeys(inCollection: "notes") }
+        try await connection.read { tx in try tx.numberOfKeys(in: notes) }
     }
     print("notes:", try await numberOfNotes(on: connection))  // harness
 

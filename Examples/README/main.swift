@@ -5,6 +5,7 @@ import Coffer
 import Foundation
 
 struct Note: Codable, Sendable { var title: String; var body: String }
+let notes = CollectionHandle<Note>("notes")          // a collection's name and value type
 
 // A new file and a new random key each run: an app keeps its key in the platform's key store.
 let url = FileManager.default.temporaryDirectory.appendingPathComponent("notes-\(UUID()).db")
@@ -14,15 +15,15 @@ do {
     var options = DatabaseOptions()
     options.key = .raw(dataKey)                        // or .passphrase(…), .keyFile(…)
     let db = try Database(url: url, options: options)  // a wrong key throws here (caught below)
-    db.registerCodable(Note.self, forCollection: "notes")
+    try db.register(notes)                             // stored as JSON; add stages: [.zlib()] etc.
 
     let connection = try db.newConnection()
     try connection.readWrite { tx in
-        try tx.setObject(Note(title: "Wi-Fi", body: "on the fridge"), forKey: "n1", inCollection: "notes")
+        try tx.set(Note(title: "Wi-Fi", body: "on the fridge"), forKey: "n1", in: notes)
     }
-    let note = try connection.read { tx in try tx.object(forKey: "n1", inCollection: "notes", as: Note.self) }
+    let note = try connection.read { tx in try tx.object(forKey: "n1", in: notes) }  // a Note?
     print(note?.body ?? "no note")                     // on the fridge
-} catch let error as DatabaseError where error.code == .wrongKey {
+} catch DatabaseError.wrongKey {
     print("This key does not open \(url.path)")
 }  // `db` and `connection` go away here, so the database closes
 _ = Database.waitUntilAllClosed()                      // let the close finish before the program exits
