@@ -94,7 +94,9 @@ struct CofferRawSuite: BenchmarkSuite {
     }
 
     /// One read transaction reading every key as `Data` and parsing its age.
-    static func pointReads(_ connection: Connection, _ keys: [String], handles: Bool) throws -> (found: Int, ageSum: Int) {
+    static func pointReads(_ connection: Connection, _ keys: [String], handles: Bool) throws -> (
+        found: Int, ageSum: Int
+    ) {
         let collection = Records.collection
         return try connection.read { tx in
             var found = 0
@@ -102,7 +104,8 @@ struct CofferRawSuite: BenchmarkSuite {
             for key in keys {
                 let value =
                     try handles
-                    ? tx.object(forKey: key, in: Records.values) : tx.object(forKey: key, inCollection: collection, as: Data.self)
+                    ? tx.object(forKey: key, in: Records.values)
+                    : tx.object(forKey: key, inCollection: collection, as: Data.self)
                 guard let data = value else { continue }
                 guard let age = RecordAge.parse(data) else {
                     throw BenchError(.checkMismatch, "CofferRaw: the value of \(key) has no age")

@@ -115,7 +115,8 @@ extension CofferSuite {
     }
 
     /// ``pointReads(_:_:)`` through `Records.users`.
-    static func pointReadsThroughHandle(_ connection: Connection, _ keys: [String]) throws -> (found: Int, ageSum: Int) {
+    static func pointReadsThroughHandle(_ connection: Connection, _ keys: [String]) throws -> (found: Int, ageSum: Int)
+    {
         try connection.read { tx in
             var found = 0
             var ageSum = 0

@@ -6,10 +6,7 @@ extension Connection {
     /// Whether the object or metadata of the row changed, or the row was removed.
     public func hasChange(forKey key: String, inCollection collection: String?, in changesets: [Changeset]) -> Bool {
         let ck = CollectionKey(collection: collection ?? "", key: key)
-        return changesets.contains {
-            $0.changesObject(ck) || $0.changesMetadata(ck) || $0.removedKeys.contains(ck)
-                || $0.clears(ck.collection)
-        }
+        return changesets.contains { $0.changes(ck, object: true, metadata: true) }
     }
 
     /// Whether the row's object changed or the row was removed.
@@ -17,9 +14,7 @@ extension Connection {
         -> Bool
     {
         let ck = CollectionKey(collection: collection ?? "", key: key)
-        return changesets.contains {
-            $0.changesObject(ck) || $0.removedKeys.contains(ck) || $0.clears(ck.collection)
-        }
+        return changesets.contains { $0.changes(ck, object: true, metadata: false) }
     }
 
     /// Whether the row's metadata changed or the row was removed.
@@ -27,9 +22,7 @@ extension Connection {
         -> Bool
     {
         let ck = CollectionKey(collection: collection ?? "", key: key)
-        return changesets.contains {
-            $0.changesMetadata(ck) || $0.removedKeys.contains(ck) || $0.clears(ck.collection)
-        }
+        return changesets.contains { $0.changes(ck, object: false, metadata: true) }
     }
 
     /// Whether any of `keys` changed (object, metadata or removal).
@@ -55,33 +48,17 @@ extension Connection {
 
     /// Whether anything in `collection` changed.
     public func hasChange(forCollection collection: String?, in changesets: [Changeset]) -> Bool {
-        let collection = collection ?? ""
-        return changesets.contains { changeset in
-            changeset.clears(collection)
-                || changeset.rows.changes.contains { $0.key.collection == collection && $0.value.changesObject }
-                || changeset.rows.changes.contains { $0.key.collection == collection && $0.value.changesMetadata }
-                || changeset.removedKeys.contains { $0.collection == collection }
-        }
+        changesets.contains { $0.changes(collection: collection ?? "", object: true, metadata: true) }
     }
 
     /// Whether any object in `collection` changed or was removed.
     public func hasObjectChange(forCollection collection: String?, in changesets: [Changeset]) -> Bool {
-        let collection = collection ?? ""
-        return changesets.contains { changeset in
-            changeset.clears(collection)
-                || changeset.rows.changes.contains { $0.key.collection == collection && $0.value.changesObject }
-                || changeset.removedKeys.contains { $0.collection == collection }
-        }
+        changesets.contains { $0.changes(collection: collection ?? "", object: true, metadata: false) }
     }
 
     /// Whether any metadata in `collection` changed or was removed.
     public func hasMetadataChange(forCollection collection: String?, in changesets: [Changeset]) -> Bool {
-        let collection = collection ?? ""
-        return changesets.contains { changeset in
-            changeset.clears(collection)
-                || changeset.rows.changes.contains { $0.key.collection == collection && $0.value.changesMetadata }
-                || changeset.removedKeys.contains { $0.collection == collection }
-        }
+        changesets.contains { $0.changes(collection: collection ?? "", object: false, metadata: true) }
     }
 
     /// Whether `collection` was emptied (by removing the collection or everything).
@@ -131,6 +108,22 @@ extension Changeset {
     /// Whether this changeset empties `collection`.
     func clears(_ collection: String) -> Bool {
         allKeysRemoved || removedCollections.contains(collection)
+    }
+
+    /// Whether the row's object (`object`) or metadata (`metadata`) changed, or the row went.
+    func changes(_ ck: CollectionKey, object: Bool, metadata: Bool) -> Bool {
+        (object && changesObject(ck)) || (metadata && changesMetadata(ck)) || removedKeys.contains(ck)
+            || clears(ck.collection)
+    }
+
+    /// Whether an object (`object`) or metadata (`metadata`) in `collection` changed, or a row went.
+    func changes(collection: String, object: Bool, metadata: Bool) -> Bool {
+        clears(collection)
+            || rows.changes.contains {
+                $0.key.collection == collection
+                    && ((object && $0.value.changesObject) || (metadata && $0.value.changesMetadata))
+            }
+            || removedKeys.contains { $0.collection == collection }
     }
 
     /// Object changes, metadata changes and removals, each once.

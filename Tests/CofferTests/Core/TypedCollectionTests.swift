@@ -189,4 +189,37 @@ import Testing
             #expect(try tx.metadata(forKey: "n", inCollection: "notes") != nil)
         }
     }
+
+    @Test func aChangesetAnswersForATypedCollection() {
+        let n1 = CollectionKey(collection: "notes", key: "n1")
+        let objectOnly = Changeset(objectChanges: [n1])
+        #expect(objectOnly.hasChange(forKey: "n1", in: Self.notes))
+        #expect(objectOnly.hasObjectChange(forKey: "n1", in: Self.notes))
+        #expect(!objectOnly.hasMetadataChange(forKey: "n1", in: Self.notes))
+        #expect(!objectOnly.hasChange(forKey: "n2", in: Self.notes))
+        #expect(objectOnly.hasChange(in: Self.notes))
+        #expect(!objectOnly.hasChange(in: Self.annotated))
+        let metadataOnly = Changeset(metadataChanges: [n1])
+        #expect(metadataOnly.hasMetadataChange(forKey: "n1", in: Self.notes))
+        #expect(!metadataOnly.hasObjectChange(forKey: "n1", in: Self.notes))
+        let removed = Changeset(removedKeys: [n1])
+        #expect(
+            removed.hasObjectChange(forKey: "n1", in: Self.notes)
+                && removed.hasMetadataChange(forKey: "n1", in: Self.notes))
+        let cleared = Changeset(removedCollections: ["notes"])
+        #expect(cleared.hasChange(forKey: "anything", in: Self.notes) && cleared.hasChange(in: Self.notes))
+        #expect(!cleared.hasChange(in: Self.annotated))
+        #expect(Changeset(allKeysRemoved: true).hasChange(in: Self.annotated))
+    }
+
+    @Test func aCommitsChangesetNamesTheTypedRowsItChanged() throws {
+        let test = try TestDatabase()
+        let connection = try test.connection()
+        let reader = try test.connection()
+        _ = try reader.beginLongLivedReadTransaction()
+        try connection.readWrite { tx in try tx.set(Note(title: "a"), forKey: "a", in: Self.notes) }
+        let changesets = try reader.beginLongLivedReadTransaction()
+        #expect(changesets.contains { $0.hasObjectChange(forKey: "a", in: Self.notes) })
+        #expect(!changesets.contains { $0.hasChange(in: Self.annotated) })
+    }
 }

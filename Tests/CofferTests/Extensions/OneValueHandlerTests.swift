@@ -55,7 +55,8 @@ extension Extensions {
                 #expect(try titles(connection, "WHERE words > 1") == ["a", "b"])
                 #expect(try titles(connection, "WHERE title = 'before'") == ["b"])
                 let found = try connection.read { tx in
-                    try tx.secondaryIndex("index")?.objects(matching: DatabaseQuery(format: "ORDER BY words"), in: Self.notes)
+                    try tx.secondaryIndex("index")?.objects(
+                        matching: DatabaseQuery(format: "ORDER BY words"), in: Self.notes)
                 }
                 #expect(found?.map(\.key) == ["b", "a"])
                 #expect(found?.map(\.object.title) == ["before", "after"])
@@ -68,9 +69,24 @@ extension Extensions {
             let runs = Mutex([String: Int]())
             @Sendable func count(_ kind: String) { runs.withLock { $0[kind, default: 0] += 1 } }
             let handlers: [(String, SecondaryIndexHandler)] = [
-                ("key", .key { row, values in count("key"); values["title"] = row.key }),
-                ("object", .object(Note.self) { row, values in count("object"); values["title"] = row.object.title }),
-                ("metadata", .metadata(Tag.self) { row, values in count("metadata"); values["tag"] = row.metadata.label }),
+                (
+                    "key",
+                    .key { row, values in
+                        count("key"); values["title"] = row.key
+                    }
+                ),
+                (
+                    "object",
+                    .object(Note.self) { row, values in
+                        count("object"); values["title"] = row.object.title
+                    }
+                ),
+                (
+                    "metadata",
+                    .metadata(Tag.self) { row, values in
+                        count("metadata"); values["tag"] = row.metadata.label
+                    }
+                ),
                 (
                     "row",
                     .row(Note.self, Tag.self) { row, values in
@@ -116,14 +132,17 @@ extension Extensions {
             let test = try TestDatabase()
             try test.database.register(
                 FullTextSearch(
-                    columns: ["title"], handler: .object(Note.self) { row, values in values["title"] = row.object.title }),
+                    columns: ["title"],
+                    handler: .object(Note.self) { row, values in values["title"] = row.object.title }),
                 withName: "search")
             let connection = try test.connection()
             try connection.readWrite { tx in
                 try tx.set(Note(title: "encrypted storage", words: 2), forKey: "n", in: Self.notes)
             }
             #expect(try connection.read { tx in try tx.fullTextSearch("search")?.count(matching: "storage") } == 1)
-            let found = try connection.read { tx in try tx.fullTextSearch("search")?.objects(matching: "storage", in: Self.notes) }
+            let found = try connection.read { tx in
+                try tx.fullTextSearch("search")?.objects(matching: "storage", in: Self.notes)
+            }
             #expect(found?.map(\.object) == [Note(title: "encrypted storage", words: 2)])
             let elsewhere = try connection.read { tx in
                 try tx.fullTextSearch("search")?.objects(matching: "storage", in: CollectionHandle<Note>("other"))
@@ -147,7 +166,8 @@ extension Extensions {
             #expect(skipped.isEmpty)
             let direct = try test.connection().read { tx in
                 var values: [String: any DatabaseValueConvertible] = [:]
-                try Self.wordCount(ObjectRow(collection: "c", key: "k", object: Note(title: "", words: 4), transaction: tx), &values)
+                try Self.wordCount(
+                    ObjectRow(collection: "c", key: "k", object: Note(title: "", words: 4), transaction: tx), &values)
                 return values
             }
             #expect(direct["words"] as? Int == 4)

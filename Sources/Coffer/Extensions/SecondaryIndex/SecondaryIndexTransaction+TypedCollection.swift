@@ -12,7 +12,8 @@ extension SecondaryIndexTransaction {
         try transaction.checkTypes(of: collection)
         try enumerateKeysAndObjects(matching: query) { name, key, object, stop in
             guard name == collection.name else { return }
-            try body(key, try transaction.castDecoding(object, to: O.self, CollectionKey(collection: name, key: key)), &stop)
+            try body(
+                key, try transaction.castDecoding(object, to: O.self, CollectionKey(collection: name, key: key)), &stop)
         }
     }
 
