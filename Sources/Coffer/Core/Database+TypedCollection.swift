@@ -16,11 +16,8 @@ extension Database {
     ) throws {
         try registry.withLock { registry in
             let current = registry.config(for: collection.name)
-            try Self.checkRegistrable(current.objectChain, Object.self, "objects", collection.name)
+            try collection.checkCodecs(object: current.objectChain, metadata: current.metadataChain)
             let typedMetadata = Metadata.self != NoMetadata.self
-            if typedMetadata {
-                try Self.checkRegistrable(current.metadataChain, Metadata.self, "metadata", collection.name)
-            }
             registry.update(collection.name) {
                 $0.objectChain = SerializerChain(codec: .codable(Object.self), stages: stages)
                 if typedMetadata {
@@ -30,13 +27,10 @@ extension Database {
         }
     }
 
-    private static func checkRegistrable<T>(
-        _ chain: SerializerChain, _ type: T.Type, _ part: String, _ collection: String
-    ) throws {
-        guard let stored = chain.codec.valueType, stored.id != ObjectIdentifier(T.self) else { return }
-        throw DatabaseError(
-            .typeMismatch,
-            "a codec for \(part) of type \(stored.name) is already registered, not \(String(reflecting: T.self))",
-            collection: collection)
+    /// Throws `.typeMismatch` when the collection's registered codecs store other types than the
+    /// handle names, for typed calls made outside a transaction (a proxy's).
+    func checkTypes<Object, Metadata>(of collection: TypedCollection<Object, Metadata>) throws {
+        let current = registry.withLock { $0.config(for: collection.name) }
+        try collection.checkCodecs(object: current.objectChain, metadata: current.metadataChain)
     }
 }

@@ -109,29 +109,12 @@ extension ReadTransaction {
     }
 
     /// Throws `.typeMismatch` when a codec registered for the collection stores other types than
-    /// the handle names (a codec that does not say what it stores is given the benefit of the doubt).
+    /// the handle names.
     @usableFromInline
     func checkTypes<O, M>(of collection: TypedCollection<O, M>) throws {
         try checkActive()
         let config = configs.config(for: collection.name)
-        if let stored = config.objectChain.codec.valueType, stored.id != ObjectIdentifier(O.self) {
-            throw Self.handleMismatch(collection, "objects", stored: stored, handle: O.self)
-        }
-        if M.self != NoMetadata.self, let stored = config.metadataChain.codec.valueType,
-            stored.id != ObjectIdentifier(M.self)
-        {
-            throw Self.handleMismatch(collection, "metadata", stored: stored, handle: M.self)
-        }
-    }
-
-    private static func handleMismatch<O, M, H>(
-        _ collection: TypedCollection<O, M>, _ part: String, stored: ValueType, handle: H.Type
-    ) -> DatabaseError {
-        DatabaseError(
-            .typeMismatch,
-            "the collection's registered codec stores \(part) of type \(stored.name), but the handle names"
-                + " \(String(reflecting: H.self)); use a handle of the registered type or register the handle's",
-            collection: collection.name)
+        try collection.checkCodecs(object: config.objectChain, metadata: config.metadataChain)
     }
 
     /// A row's untyped metadata as `M`; nil for a handle without a metadata type.

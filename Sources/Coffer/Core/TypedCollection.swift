@@ -31,6 +31,31 @@ public struct TypedCollection<Object: Codable & Sendable, Metadata: Codable & Se
     }
 }
 
+extension TypedCollection {
+    /// Throws ``DatabaseError`` `.typeMismatch` when a codec of the collection's chains stores
+    /// other types than the handle names (a codec that does not say what it stores — the default
+    /// automatic one, a hand-made ``Serializer`` — is given the benefit of the doubt).
+    func checkCodecs(object objectChain: SerializerChain, metadata metadataChain: SerializerChain) throws {
+        if let stored = objectChain.codec.valueType, stored.id != ObjectIdentifier(Object.self) {
+            throw mismatch("objects", stored: stored, handle: Object.self)
+        }
+        if Metadata.self != NoMetadata.self, let stored = metadataChain.codec.valueType,
+            stored.id != ObjectIdentifier(Metadata.self)
+        {
+            throw mismatch("metadata", stored: stored, handle: Metadata.self)
+        }
+    }
+
+    private func mismatch<T>(_ part: String, stored: ValueType, handle: T.Type) -> DatabaseError {
+        DatabaseError(
+            .typeMismatch,
+            "the collection's registered codec stores \(part) of type \(stored.name), but the handle names"
+                + " \(String(reflecting: T.self)); use a handle of the registered type, or replace the codec with"
+                + " registerSerializer(_:forCollection:)",
+            collection: name)
+    }
+}
+
 /// A collection of `Object` values whose metadata is not typed (or not used).
 ///
 /// ```swift

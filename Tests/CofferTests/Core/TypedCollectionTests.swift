@@ -222,4 +222,21 @@ import Testing
         #expect(changesets.contains { $0.hasObjectChange(forKey: "a", in: Self.notes) })
         #expect(!changesets.contains { $0.hasChange(in: Self.annotated) })
     }
+
+    @Test func aProxyTakesTypedCollections() throws {
+        let test = try TestDatabase()
+        try test.database.register(Self.annotated)
+        let proxy = try ConnectionProxy(database: test.database)
+        try proxy.set(Note(title: "p"), forKey: "p", in: Self.annotated, metadata: NoteInfo(pinned: true))
+        #expect(try proxy.object(forKey: "p", in: Self.annotated) == Note(title: "p"))
+        #expect(try proxy.metadata(forKey: "p", in: Self.annotated) == NoteInfo(pinned: true))
+        try proxy.flush()
+        #expect(try test.connection().read { tx in try tx.object(forKey: "p", in: Self.annotated) } == Note(title: "p"))
+        proxy.removeObject(forKey: "p", in: Self.annotated)
+        #expect(try proxy.object(forKey: "p", in: Self.annotated) == nil)
+        let wrong = TypedCollection<Other, NoteInfo>("annotated")
+        let error = #expect(throws: DatabaseError.self) { try proxy.set(Other(count: 1), forKey: "o", in: wrong) }
+        #expect(error?.code == .typeMismatch)
+        #expect(!proxy.hasPendingChange(forKey: "o", inCollection: "annotated"))
+    }
 }
