@@ -123,13 +123,16 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        // The code of README.md and of the DocC article GettingStarted.md, compiled and run by
-        // CofferDocumentationTests, which also checks that the documents still show exactly this code.
+        // The code of README.md and of the DocC articles (GettingStarted.md, and the others in
+        // Examples/Articles, one file per article), compiled and run by CofferDocumentationTests,
+        // which also checks that the documents still show exactly this code.
         .executableTarget(
             name: "readme-example", dependencies: ["Coffer"], path: "Examples/README", swiftSettings: swiftSettings),
         .executableTarget(
             name: "getting-started-example", dependencies: ["Coffer"], path: "Examples/GettingStarted",
             swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "articles-example", dependencies: ["Coffer"], path: "Examples/Articles", swiftSettings: swiftSettings),
         .testTarget(
             name: "CofferReliabilityTests",
             dependencies: ["Coffer", "CofferSQLite", "CofferTestSupport"],

@@ -52,3 +52,15 @@ enum CodeBlocks {
         return same && matches(block.dropFirst(), source.dropFirst(), indent: indent)
     }
 }
+
+extension CodeBlocks {
+    /// Whether `block` appears in the Swift file `source`, where its leading `import` lines (a
+    /// block shown as a whole program) sit at the top level of the file and the rest of it
+    /// anywhere, as ``appears(_:in:)`` finds it — for example inside a function.
+    static func appears(inFile source: [String], _ block: [String]) -> Bool {
+        let imports = block.prefix { $0.hasPrefix("import ") || $0.isEmpty }
+        guard imports.contains(where: { !$0.isEmpty }) else { return appears(block, in: source) }
+        let rest = Array(block.dropFirst(imports.count))
+        return imports.allSatisfy { $0.isEmpty || source.contains($0) } && appears(rest, in: source)
+    }
+}
