@@ -11,9 +11,9 @@ func coffer() throws {
     }
     let notes = CollectionHandle<Note>("notes")   // a collection's name and its objects' type
 
-    // A new file and a random 256-bit key; keep the key in the platform's key store, never in source code.
+    // A random 256-bit key; keep it in the platform's key store, never in source code.
     let dataKey = DataKey.random().withUnsafeBytes { Data($0) }
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("notes-\(UUID()).coffer")
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("notes-\(UUID()).coffer")   // a new file
 
     var options = DatabaseOptions()
     options.key = .raw(dataKey)
