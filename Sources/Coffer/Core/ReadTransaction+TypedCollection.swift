@@ -117,6 +117,22 @@ extension ReadTransaction {
         try collection.checkCodecs(object: config.objectChain, metadata: config.metadataChain)
     }
 
+    /// Runs an extension query's untyped enumeration for the rows of `collection`, decoding their
+    /// objects as `O` (the rows of other collections the extension covers are skipped).
+    func enumerateMatches<O, M>(
+        in collection: TypedCollection<O, M>,
+        _ enumerate: ((_ collection: String, _ key: String, _ object: any Sendable, _ stop: inout Bool) throws -> Void)
+            throws -> Void,
+        _ body: (_ key: String, _ object: O, _ stop: inout Bool) throws -> Void
+    ) throws {
+        try checkTypes(of: collection)
+        let name = collection.name
+        try enumerate { match, key, object, stop in
+            guard match == name else { return }
+            try body(key, try typed(object, O.self, name, key), &stop)
+        }
+    }
+
     /// A row's untyped metadata as `M`; nil for a handle without a metadata type.
     private func typedMetadata<M: Decodable>(
         _ value: (any Sendable)?, _ type: M.Type, _ collection: String, _ key: String

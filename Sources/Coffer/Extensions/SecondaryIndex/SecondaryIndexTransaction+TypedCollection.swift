@@ -8,13 +8,8 @@ extension SecondaryIndexTransaction {
         matching query: DatabaseQuery, in collection: TypedCollection<O, M>,
         _ body: (_ key: String, _ object: O, _ stop: inout Bool) throws -> Void
     ) throws {
-        let transaction = try activeTransaction()
-        try transaction.checkTypes(of: collection)
-        try enumerateKeysAndObjects(matching: query) { name, key, object, stop in
-            guard name == collection.name else { return }
-            try body(
-                key, try transaction.castDecoding(object, to: O.self, CollectionKey(collection: name, key: key)), &stop)
-        }
+        try activeTransaction().enumerateMatches(
+            in: collection, { try enumerateKeysAndObjects(matching: query, $0) }, body)
     }
 
     /// The key and object of every row of `collection` matching `query`, in SQLite's order.
