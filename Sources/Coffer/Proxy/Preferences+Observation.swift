@@ -28,11 +28,14 @@ extension Preferences {
     }
 
     private func publish(_ change: PreferencesChange) {
-        let streams = state.withLock { Array($0.streams.values) }
+        let (streams, sinks) = state.withLock { state in
+            (Array(state.streams.values), Array(state.updateSinks.sinks.values))
+        }
         NotificationCenter.default.post(
             name: Self.didChangeNotification, object: self,
             userInfo: [Self.changedKeysKey: change.keys, Self.isExternalKey: change.isExternal])
         for stream in streams { stream.yield(change) }
+        for sink in sinks { sink.deliver(change) }
     }
 
     /// Subscribes `observer` to the database's commits: ``Database/modifiedNotification`` is

@@ -28,6 +28,10 @@ struct PreferencesState {
     var announcementScheduled = false
     var streams: [UInt64: AsyncStream<PreferencesChange>.Continuation] = [:]
     var nextStreamID: UInt64 = 1
+    /// The ``Preferences/updates(for:)`` sequences; finishes them when the instance goes.
+    let updateSinks = PreferencesUpdateSinks()
+    /// Typed keys whose stored value had another type, already logged once.
+    var reportedMismatches: Set<String> = []
 
     /// The value a getter sees: the stored one, else the registered default.
     @inline(__always)
