@@ -39,11 +39,23 @@ public struct DatabaseObservation<Value: Sendable>: AsyncSequence, Sendable {
     /// Iterates the values of one observation.
     public struct Iterator: AsyncIteratorProtocol {
         var base: AsyncThrowingStream<Value, any Error>.Iterator
+        /// Set after the error or the end: the stream would throw its error again on every call.
+        var isDone = false
 
         /// The next value, waiting for a relevant commit; nil once the observation ended.
-        /// - Throws: the error of a read that failed (the observation has ended then).
+        /// - Throws: the error of a read that failed, once; the observation has ended then.
         public mutating func next() async throws -> Value? {
-            try await base.next()
+            guard !isDone else { return nil }
+            do {
+                guard let value = try await base.next() else {
+                    isDone = true
+                    return nil
+                }
+                return value
+            } catch {
+                isDone = true
+                throw error
+            }
         }
     }
 }

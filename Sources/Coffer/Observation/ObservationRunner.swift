@@ -80,8 +80,9 @@ final class ObservationRunner<Value: Sendable>: Sendable {
         if started { queue.async { self.read() } }
     }
 
-    /// Stops: no more reads, the subscription and the connection go. Called when the consumer
-    /// stops iterating, and after an error.
+    /// Stops the observation for good, releasing its subscription and connection.
+    ///
+    /// Called when the consumer stops iterating, and after a read failed.
     func cancel() {
         relay.withLock { $0 = nil }
         subscription.withLock { token in
