@@ -139,6 +139,7 @@ extension Preferences.Keys {
         let db = try open()
         let prefs = try Preferences(database: db, suite: "ui")
         let other = try Preferences(database: db, suite: "ui")
+        let writer = try db.newConnection()
         prefs[.volume] = 0.1
         try await TestSupport.withTimeout {
             var updates = prefs.updates(for: .volume).makeAsyncIterator()
@@ -156,6 +157,12 @@ extension Preferences.Keys {
             other[.volume] = 0.9
             try await other.flush()
             #expect(await updates.next() == 0.9)
+            // A commit of a plain connection to the suite's collection.
+            try await writer.readWrite { tx in
+                try tx.setObject(
+                    PreferenceValue.double(0.7), forKey: "volume", inCollection: Preferences.collection(forSuite: "ui"))
+            }
+            #expect(await updates.next() == 0.7)
             // A value of another type reads as the default.
             other.set("loud", forKey: "volume")
             try await other.flush()
