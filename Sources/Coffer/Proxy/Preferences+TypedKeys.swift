@@ -13,7 +13,7 @@ extension Preferences {
     ///
     /// ```swift
     /// prefs[.darkMode] = true
-    /// if prefs[.darkMode] { … }
+    /// let isDark = prefs[.darkMode]
     /// ```
     /// - Complexity: O(1) for a Boolean, number, string, data or date; O(size of the value)
     ///   for the others.

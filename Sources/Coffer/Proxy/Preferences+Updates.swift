@@ -10,7 +10,7 @@ extension Preferences {
     ///
     /// ```swift
     /// for await isDark in prefs.updates(for: .darkMode) {
-    ///     applyTheme(dark: isDark)
+    ///     print(isDark)
     /// }
     /// ```
     /// - Complexity: O(1) per announced change that does not name the key.
