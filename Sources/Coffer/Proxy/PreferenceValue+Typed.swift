@@ -164,3 +164,11 @@ extension Optional: PreferenceRepresentable where Wrapped: PreferenceRepresentab
         self = .some(value)
     }
 }
+
+extension PreferenceValue: PreferenceRepresentable {
+    /// A `Preferences.Key<PreferenceValue>` reads and writes the stored value as it is.
+    var preferenceValue: PreferenceValue? { self }
+    init?(preferenceValue: PreferenceValue) {
+        self = preferenceValue
+    }
+}

@@ -31,7 +31,8 @@ extension Preferences {
     /// Values of the basic types — `Bool`, integers, `Double`, `Float`, `String`, `Data`, `Date`,
     /// `URL`, and arrays, string-keyed dictionaries and optionals of them — are stored as the string
     /// API stores them, so `prefs[.darkMode]` reads a value set with `set(true, forKey: "darkMode")`
-    /// and the other way round. Any other `Codable` value is stored as its JSON encoding, as
+    /// and the other way round; a `Key<PreferenceValue>` reads and writes the stored value as it
+    /// is. Any other `Codable` value is stored as its JSON encoding, as
     /// ``Preferences/set(_:forKey:)-(T,_)`` stores it.
     public final class Key<Value: Codable & Sendable>: Keys, @unchecked Sendable {
         // Safety: see `Keys`; `defaultValue` is an immutable Sendable value.

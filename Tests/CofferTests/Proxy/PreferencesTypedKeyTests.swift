@@ -24,6 +24,7 @@ extension Preferences.Keys {
     static let limits = Preferences.Key<[String: Int]>("limits", default: [:])
     static let layout = Preferences.Key<WindowLayout>("layout", default: WindowLayout(width: 800, panes: ["main"]))
     static let nickname = Preferences.Key<String?>("nickname")
+    static let raw = Preferences.Key<PreferenceValue>("launchCount", default: .int(-1))
 }
 
 @Suite struct PreferencesTypedKeyTests {
@@ -103,6 +104,7 @@ extension Preferences.Keys {
         // Exact numeric conversions are allowed; registered defaults show through.
         prefs.set(3.0, forKey: "launchCount")
         #expect(prefs[.launchCount] == 3)
+        #expect(prefs[.raw] == .double(3))
         try prefs.register(defaults: ["userName": "guest"])
         prefs.removeObject(forKey: "userName")
         #expect(prefs[.userName] == "guest")
