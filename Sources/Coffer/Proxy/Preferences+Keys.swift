@@ -32,8 +32,8 @@ extension Preferences {
     /// `URL`, and arrays, string-keyed dictionaries and optionals of them — are stored as the string
     /// API stores them, so `prefs[.darkMode]` reads a value set with `set(true, forKey: "darkMode")`
     /// and the other way round; a `Key<PreferenceValue>` reads and writes the stored value as it
-    /// is. Any other `Codable` value is stored as its JSON encoding, as
-    /// ``Preferences/set(_:forKey:)-(T,_)`` stores it.
+    /// is. Any other `Codable` value is stored as its JSON encoding, as the string API's
+    /// `set(_:forKey:)` stores an `Encodable` value.
     public final class Key<Value: Codable & Sendable>: Keys, @unchecked Sendable {
         // Safety: see `Keys`; `defaultValue` is an immutable Sendable value.
 
