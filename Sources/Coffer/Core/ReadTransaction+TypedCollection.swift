@@ -127,9 +127,12 @@ extension ReadTransaction {
     ) throws {
         try checkTypes(of: collection)
         let name = collection.name
-        try enumerate { match, key, object, stop in
-            guard match == name else { return }
-            try body(key, try typed(object, O.self, name, key), &stop)
+        // Both closures are the caller's, called one inside the other, never stored.
+        try withoutActuallyEscaping(body) { body in
+            try enumerate { match, key, object, stop in
+                guard match == name else { return }
+                try body(key, try typed(object, O.self, name, key), &stop)
+            }
         }
     }
 
