@@ -19,6 +19,8 @@ let articles: [(name: String, run: (URL) async throws -> Void)] = [
     ("ConcurrencyAndSnapshots", concurrencyAndSnapshots(in:)),
     ("BackupAndKeyRotation", backupAndKeyRotation(in:)),
     ("HandlingErrors", handlingErrors(in:)),
+    ("PreferencesAndCredentials", { try preferencesAndCredentials(in: $0) }),
+    ("Observation", observation(in:)),
 ]
 
 /// A harness check that failed: what was expected.

@@ -15,14 +15,6 @@ struct ArticleCodeTests {
         "GettingStarted": "Examples/GettingStarted/main.swift, checked by DocumentCodeTests"
     ]
 
-    /// Articles other branches are rewriting, whose code is not in Examples/Articles yet: once
-    /// their new text is merged, write their file and take them off this list. (An article added
-    /// on such a branch — Observation.md — fails ``everyArticleBlockIsInItsFile`` until it has a
-    /// file or is listed here.)
-    static let pending: [String: String] = [
-        "PreferencesAndCredentials": "typed Preferences keys and value observation (wt-observe)"
-    ]
-
     /// Blocks of articles that are not Swift program code, by their first line, and why.
     static let notInPrograms: [String: String] = [:]
 
@@ -51,16 +43,14 @@ struct ArticleCodeTests {
         return Set(names.filter { $0.hasSuffix(".swift") && $0 != "main.swift" }.map { String($0.dropLast(6)) })
     }
 
-    /// The articles `articles-example` runs: those with blocks, neither pending nor covered elsewhere.
+    /// The articles `articles-example` runs: those with blocks not covered elsewhere.
     static func runArticles() throws -> [Article] {
-        try articles().filter {
-            !$0.blocks.isEmpty && pending[$0.name] == nil && coveredElsewhere[$0.name] == nil
-        }
+        try articles().filter { !$0.blocks.isEmpty && coveredElsewhere[$0.name] == nil }
     }
 
     @Test func everyArticleBlockIsInItsFile() throws {
         let articles = try Self.runArticles()
-        #expect(articles.count >= 7, "\(articles.map(\.name))")
+        #expect(articles.count >= 9, "\(articles.map(\.name))")
         let files = try Self.exampleFiles()
         for article in articles {
             let file = "\(Self.examples)/\(article.name).swift"
@@ -89,19 +79,13 @@ struct ArticleCodeTests {
         for file in try Self.exampleFiles() {
             #expect(
                 names.contains(file),
-                "\(Self.examples)/\(file).swift is named after no article with code (or its article is pending)")
+                "\(Self.examples)/\(file).swift is named after no article with code")
         }
     }
 
-    /// The lists of exceptions stay true: a pending article still has code to cover (else take it
-    /// off the list) and no file yet (else it is covered: take it off the list).
-    @Test func pendingArticlesAreStillPending() throws {
+    /// The list of exceptions stays true: an article covered elsewhere still has code.
+    @Test func articlesCoveredElsewhereStillHaveCode() throws {
         let articles = Dictionary(try Self.articles().map { ($0.name, $0) }) { first, _ in first }
-        let files = try Self.exampleFiles()
-        for name in Self.pending.keys.sorted() {
-            #expect(articles[name]?.blocks.isEmpty == false, "pending \(name).md has no ```swift block any more")
-            #expect(!files.contains(name), "\(name) is pending but has \(Self.examples)/\(name).swift")
-        }
         for name in Self.coveredElsewhere.keys.sorted() {
             #expect(articles[name]?.blocks.isEmpty == false, "\(name).md has no ```swift block any more")
         }

@@ -18,12 +18,13 @@ extension Database {
         DatabaseObservation(database: self, region: region, fetch: fetch, isDuplicate: nil)
     }
 
-    /// Observes one row's object, decoded as `T` (nil when the row does not exist).
+    /// Observes one row's object, decoded as `T` (nil when the row does not exist); rows the
+    /// default codec stored as JSON are decoded, as typed reads decode them.
     ///
     /// Re-read after each commit that set, replaced, touched or removed the row.
     /// - Returns: a sequence that ends with ``DatabaseError`` `.typeMismatch` or `.serialization`
     ///   when the stored object is not a `T`.
-    public func observeObject<T: Sendable>(
+    public func observeObject<T: Decodable & Sendable>(
         forKey key: String, inCollection collection: String?, as type: T.Type
     ) -> DatabaseObservation<T?> {
         observe(.row(forKey: key, inCollection: collection)) { tx in
