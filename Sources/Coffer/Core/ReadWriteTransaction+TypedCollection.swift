@@ -5,9 +5,12 @@
 extension ReadWriteTransaction {
     /// Stores `object` (and `metadata`) for `key`, replacing any existing row — YapDatabase's
     /// `setObject:forKey:inCollection:withMetadata:`, so a row set without metadata has none.
+    @inlinable
     public func set<O, M>(_ object: O, forKey key: String, in collection: TypedCollection<O, M>, metadata: M? = nil)
         throws
     {
+        // Inlined so that the caller's concrete `O` and `M?` are boxed into the existentials
+        // `setObject` takes directly; unspecialized, that boxing goes through the runtime.
         try checkTypes(of: collection)
         try setObject(object, forKey: key, inCollection: collection.name, withMetadata: metadata)
     }
