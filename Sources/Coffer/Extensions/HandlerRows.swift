@@ -68,7 +68,9 @@ public struct MetadataRow<Metadata> {
 }
 
 /// The row a whole-row handler (``RowHandler/row(_:)`` and its typed forms) derives values
-/// from: collection, key, object and metadata. It runs again on every change to the row.
+/// from: collection, key, object and metadata.
+///
+/// A whole-row handler runs again on every change to the row.
 public struct WholeRow<Object, Metadata> {
     /// The row's collection.
     public let collection: String

@@ -103,7 +103,9 @@ public struct RowHandler<Values>: Sendable {
     }
 
     /// A handler that derives values from metadata of type `T`; rows whose metadata is absent or
-    /// of another type get no entry. `Decodable` types are decoded as ``byObject(_:_:)`` does.
+    /// of another type get no entry.
+    ///
+    /// `Decodable` types are decoded as ``byObject(_:_:)`` does.
     public static func byMetadata<T>(
         _ type: T.Type,
         _ body:
