@@ -52,7 +52,6 @@ do {
             print("n1 changed in snapshot", changeset.snapshot)
         }
     }
-}  // `db`, `connection` and everything else declared in the block are released here
-_ = Database.waitUntilAllClosed()      // before exit(…): returns once the close has finished
-_ = Database.waitUntilClosed(url)      // before touching the file
-print("closed:", Database.waitUntilAllClosed(timeout: .zero))  // harness
+    try await db.close()                  // before exit(…), or before touching the file
+}
+print("closed:", Database.waitUntilClosed(url, timeout: .zero))  // harness

@@ -23,7 +23,7 @@ do {
     }
     let note = try connection.read { tx in try tx.object(forKey: "n1", in: notes) }  // a Note?
     print(note?.body ?? "no note")                     // on the fridge
+    try db.close()                                     // commits, checkpoints and frees the file
 } catch DatabaseError.wrongKey {
     print("This key does not open \(url.path)")
-}  // `db` and `connection` go away here, so the database closes
-_ = Database.waitUntilAllClosed()                      // let the close finish before the program exits
+}

@@ -10,7 +10,8 @@ extension Connection {
     /// connection ends it implicitly (with a warning in the log); the changesets it collected
     /// are returned by the next call.
     /// - Returns: the changesets from the previous position to the new one, in commit order.
-    /// - Throws: `misuse` inside a transaction of this connection; any ``DatabaseError`` from reading.
+    /// - Throws: `misuse` inside a transaction of this connection; any ``DatabaseError`` from
+    ///   reading (`.closed` once the database is closed).
     public func beginLongLivedReadTransaction() throws -> [Changeset] {
         try TransactionGuard.checkCanBegin(connection: id, write: false)
         return try queue.sync { try core.beginLongLivedRead(self) }
@@ -18,10 +19,12 @@ extension Connection {
 
     /// Ends the long-lived read transaction and moves to the latest snapshot.
     /// - Returns: the changesets committed since the long-lived transaction began.
-    /// - Throws: `misuse` inside a transaction of this connection.
+    /// - Throws: `misuse` inside a transaction of this connection; ``DatabaseError`` `.closed`
+    ///   once the database is closed (the close ended the transaction).
     @discardableResult
     public func endLongLivedReadTransaction() throws -> [Changeset] {
         try TransactionGuard.checkCanBegin(connection: id, write: false)
+        try database.gate.checkOpen()
         return queue.sync { core.endLongLivedRead(self) }
     }
 

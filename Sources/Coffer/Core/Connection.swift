@@ -9,6 +9,10 @@ import Synchronization
 /// share its queue in submission order. Use several connections for concurrency: readers
 /// never block each other or the (single) writer. Connections are cheap to keep and meant to
 /// be long-lived: their caches make repeated reads free.
+///
+/// Once its database is closed (`Database.close(timeout:)`), every throwing call throws
+/// ``DatabaseError`` `.closed`, callback-style calls pass that error to their completion, and the
+/// rest (``snapshot``, ``name``, the cache settings, ``flushMemory(_:)``) stay harmless.
 public final class Connection: Sendable {
     /// The database this connection reads and writes.
     public let database: Database
@@ -31,6 +35,8 @@ public final class Connection: Sendable {
             database: database, id: id, sqlite: handle, generation: generation, config: config, snapshot: snapshot)
         self.status = Locked(ConnectionStatus(config: config))
         database.attach(self)
+        // A close that ran meanwhile did not see this connection's handle: the deinitializer closes it.
+        try database.gate.checkOpen()
     }
 
     deinit {

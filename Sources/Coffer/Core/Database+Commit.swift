@@ -98,14 +98,21 @@ extension Database {
 
     /// Every changeset committed from now on, as an asynchronous sequence.
     ///
-    /// Each access returns a new, independent sequence; it ends when the database is released.
+    /// Each access returns a new, independent sequence; it ends when the database is closed or
+    /// released (at once when it is closed already).
     public var changes: DatabaseChanges {
         let (stream, continuation) = AsyncStream<Changeset>.makeStream(bufferingPolicy: .unbounded)
-        let id = state.withLock { state in
+        let id = state.withLock { state -> UInt64? in
+            // Under the state lock: the close finishes the registered streams under it too.
+            guard !gate.isClosed else { return nil }
             let id = state.nextStreamID
             state.nextStreamID += 1
             state.changeStreams[id] = continuation
             return id
+        }
+        guard let id else {
+            continuation.finish()
+            return DatabaseChanges(stream: stream)
         }
         continuation.onTermination = { [weak self] _ in
             _ = self?.state.withLock { $0.changeStreams.removeValue(forKey: id) }
@@ -120,8 +127,10 @@ extension Database {
     }
 
     /// Checkpoints the WAL now and waits: `.truncate` also empties the WAL file when no reader pins it.
-    /// - Throws: ``DatabaseError`` (`.busy` when readers prevented a full checkpoint).
+    /// - Throws: ``DatabaseError`` (`.busy` when readers prevented a full checkpoint, `.closed`
+    ///   once the database is closed).
     public func checkpoint(truncate: Bool = false) throws {
+        try gate.checkOpen()
         try checkpointer.withHandle(openingWith: openCheckpointHandle) { handle in
             try mapSQLite { _ = try handle.checkpoint(truncate ? .truncate : .passive) }
         }
@@ -134,7 +143,7 @@ public struct DatabaseChanges: AsyncSequence, Sendable {
     public typealias Element = Changeset
     let stream: AsyncStream<Changeset>
 
-    /// Creates the iterator; iteration ends when the database is released.
+    /// Creates the iterator; iteration ends when the database is closed or released.
     public func makeAsyncIterator() -> AsyncStream<Changeset>.Iterator {
         stream.makeAsyncIterator()
     }

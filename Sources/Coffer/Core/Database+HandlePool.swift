@@ -39,8 +39,9 @@ extension Database {
         set { handlePool.withLock { $0.lifetime = newValue } }
     }
 
-    /// A kept handle of the current keying generation, if any.
+    /// A kept handle of the current keying generation, if any (none once closed).
     func dequeueHandle() -> (handle: SQLiteConnection, generation: UInt64)? {
+        guard !gate.isClosed else { return nil }
         let generation = keying.withLock { $0.generation }
         return handlePool.withLock { pool in
             while let entry = pool.entries.popLast() {
@@ -55,7 +56,9 @@ extension Database {
     func enqueueHandle(_ handle: SQLiteConnection, generation: UInt64) {
         let current = keying.withLock { $0.generation }
         let (kept, lifetime, needsTimer) = handlePool.withLock { pool -> (Bool, Duration, Bool) in
-            guard generation == current, !handle.isClosed, handle.isAutocommit, pool.entries.count < pool.maxCount
+            // Checked under the pool's lock: a close drains the pool after it closed the gate.
+            guard !gate.isClosed, generation == current, !handle.isClosed, handle.isAutocommit,
+                pool.entries.count < pool.maxCount
             else { return (false, pool.lifetime, false) }
             pool.entries.append(HandlePool.Entry(handle: handle, generation: generation, releasedAt: .now))
             let needsTimer = pool.lifetime > .zero && !pool.timerScheduled
@@ -89,7 +92,7 @@ extension Database {
         if let next { schedulePoolExpiry(after: next) }
     }
 
-    /// Closes every kept handle (key rotation, database release).
+    /// Closes every kept handle (key rotation, close, database release).
     func drainHandlePool() {
         let entries = handlePool.withLock { pool -> [HandlePool.Entry] in
             defer { pool.entries.removeAll() }

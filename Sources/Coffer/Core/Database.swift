@@ -2,6 +2,7 @@ import CofferSQLite
 import Dispatch
 public import Foundation
 import Logging
+import Synchronization
 
 /// An encrypted collection/key/value database file, shared by any number of ``Connection``s.
 ///
@@ -15,7 +16,12 @@ import Logging
 /// let db = try Database(url: url, options: options)
 /// let conn = try db.newConnection()
 /// try conn.readWrite { tx in try tx.setObject(note, forKey: "n1", inCollection: "notes") }
+/// try db.close()
 /// ```
+///
+/// `close(timeout:)` writes what proxies and preferences still hold, waits for running
+/// transactions, checkpoints and releases the file; afterwards every throwing call on the
+/// database and on everything made from it throws ``DatabaseError`` `.closed`.
 public final class Database: Sendable {
     /// The database file.
     public let url: URL
@@ -37,8 +43,14 @@ public final class Database: Sendable {
     let logger: Logger
     /// How new handles are keyed; replaced by key rotation.
     let keying: Locked<HandleKeying>
-    /// Held shared by every transaction, exclusively by key rotation.
-    let gate = DatabaseAccessGate()
+    /// Held shared by every transaction, exclusively by key rotation, and closed by `close(timeout:)`.
+    let gate: DatabaseAccessGate
+    /// Serializes calls to `close(timeout:)`.
+    let closeQueue = DispatchQueue(label: "coffer.database.close")
+    /// Proxies and preferences whose pending writes `close(timeout:)` must commit first.
+    let closeParticipants = Locked(CloseParticipants())
+    /// Whether a call made after the close was logged (once per database).
+    let loggedUseAfterClose = Atomic<Bool>(false)
     /// Handles of released connections, kept for reuse.
     let handlePool = Locked(HandlePool())
     /// The handle Coffer checkpoints with; never used for transactions.
@@ -95,6 +107,8 @@ public final class Database: Sendable {
             self.cipherVersion = opened.cipherVersion
             self.keying = Locked(
                 HandleKeying(key: opened.handleKey, cipher: opened.handleCipher, pageSize: opened.pageSize))
+            let gate = DatabaseAccessGate(path: url.path)
+            self.gate = gate
             self.checkpointer = WALCheckpointer(
                 handle: opened.handle, path: url.path, pageSize: opened.pageSize, activity: gate, options: options,
                 logger: logger)
@@ -112,8 +126,10 @@ public final class Database: Sendable {
     }
 
     deinit {
+        // `close()` did all of this already, and the path may belong to a newer instance by now.
+        guard !gate.isClosed else { return }
         DatabasePathRegistry.beginRelease(canonicalPath)
-        state.withLock { $0.finishChangeStreams() }
+        for stream in state.withLock({ $0.takeChangeStreams() }) { stream.finish() }
         persistSnapshot()
         checkpointer.close()
         drainHandlePool()
@@ -148,7 +164,7 @@ public final class Database: Sendable {
     /// that changed something.
     ///
     /// Saved in the file when the database closes (not by each commit), and the next open goes
-    /// on from the saved number.
+    /// on from the saved number. After `close(timeout:)`, the last one.
     public var snapshot: UInt64 { state.withLock { $0.snapshot } }
 
     /// The cache settings new connections start with.
@@ -168,9 +184,11 @@ public final class Database: Sendable {
     ///
     /// Opening the connection's SQLite handle is cheap with raw and key-file keys; a passphrase
     /// key reuses the key derived when the database was opened.
-    /// - Throws: ``DatabaseError`` when the file cannot be opened again (for example it was deleted).
+    /// - Throws: ``DatabaseError`` when the file cannot be opened again (for example it was
+    ///   deleted), `.closed` after `close(timeout:)`.
     public func newConnection(config: ConnectionConfig? = nil) throws -> Connection {
-        try Connection(database: self, config: config ?? connectionDefaults)
+        try gate.checkOpen()
+        return try Connection(database: self, config: config ?? connectionDefaults)
     }
 
     /// The key new handles use (nil for an unencrypted file).
@@ -180,6 +198,7 @@ public final class Database: Sendable {
 
     /// Opens and configures a new handle for a connection, with the current keying.
     func openHandle() throws -> (handle: SQLiteConnection, generation: UInt64) {
+        try gate.checkOpen()
         let keying = keying.withLock { $0 }
         return (try openHandle(key: keying.key, cipher: keying.cipher), keying.generation)
     }

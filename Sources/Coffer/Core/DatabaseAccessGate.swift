@@ -1,34 +1,59 @@
 import Foundation
 
-/// Lets key rotation wait until no connection uses its SQLite handle, and keeps new
-/// transactions out while the file is swapped.
+/// Lets key rotation and `Database.close(timeout:)` wait until no connection uses
+/// its SQLite handle, and keeps new transactions out while the file is swapped or closed.
 ///
 /// Transactions hold the gate shared for their whole duration (a long-lived read holds it
-/// until it ends); rotation holds it exclusively. Waiting is bounded by the busy timeout.
-/// Background checkpoints ask it how long the database has been idle.
+/// until it ends); rotation holds it exclusively, and a close holds it exclusively for good.
+/// Waiting is bounded by the busy timeout. Background checkpoints ask it how long the database
+/// has been idle.
 final class DatabaseAccessGate: Sendable {
     private struct State {
         var shared = 0
         var exclusive = false
+        /// Set once the database is closed: every later entry throws `.closed`.
+        var closed = false
         /// When the last transaction ended, in `DispatchTime` nanoseconds.
         var lastLeft: UInt64 = 0
     }
 
     private let state = Locked(State())
+    /// The database file, named by the `.closed` error.
+    private let path: String
+
+    init(path: String) {
+        self.path = path
+    }
+
+    /// Whether the database was closed.
+    var isClosed: Bool { state.withLock { $0.closed } }
+
+    /// The error every entry point throws once the database is closed.
+    var closedError: DatabaseError {
+        DatabaseError(.closed, "the database was closed; open the file again to go on using it", path: path)
+    }
+
+    /// Throws ``closedError`` when the database was closed.
+    func checkOpen() throws {
+        if isClosed { throw closedError }
+    }
 
     /// Waits (up to `timeout`) while the gate is held exclusively, then takes a shared hold.
-    /// - Throws: ``DatabaseError`` `.busy` after the timeout.
+    /// - Throws: ``DatabaseError`` `.closed` once the database is closed (also when it closes
+    ///   while this waits), `.busy` after the timeout.
     func enterShared(timeout: Duration) throws {
         let deadline = ContinuousClock.now + timeout
         while true {
-            let entered = state.withLock { state -> Bool in
+            let entered = try state.withLock { state -> Bool in
+                guard !state.closed else { throw closedError }
                 guard !state.exclusive else { return false }
                 state.shared += 1
                 return true
             }
             if entered { return }
             guard ContinuousClock.now < deadline else {
-                throw DatabaseError(.busy, "the database is being re-keyed; try again when the rotation is done")
+                throw DatabaseError(
+                    .busy, "the database is being re-keyed or closed; try again when that is done", path: path)
             }
             Thread.sleep(forTimeInterval: 0.001)
         }
@@ -47,27 +72,66 @@ final class DatabaseAccessGate: Sendable {
     }
 
     /// Blocks new shared holds, waits (up to `timeout`) for current ones to end, runs `body`.
-    /// - Throws: ``DatabaseError`` `.busy` when transactions did not end in time (for example a
-    ///   long-lived read transaction), or whatever `body` throws.
+    /// - Throws: ``DatabaseError`` `.closed` once the database is closed, `.busy` when
+    ///   transactions did not end in time (for example a long-lived read transaction) or a close
+    ///   or another rotation holds the gate, or whatever `body` throws.
     func withExclusiveAccess<T>(timeout: Duration, _ body: () throws -> T) throws -> T {
-        let claimed = state.withLock { state -> Bool in
+        let claimed = try state.withLock { state -> Bool in
+            guard !state.closed else { throw closedError }
             guard !state.exclusive else { return false }
             state.exclusive = true
             return true
         }
-        guard claimed else { throw DatabaseError(.busy, "another key rotation is in progress") }
+        guard claimed else { throw DatabaseError(.busy, "a key rotation or a close is in progress", path: path) }
         defer { state.withLock { $0.exclusive = false } }
-        let deadline = ContinuousClock.now + timeout
+        try waitForSharedHolds(until: ContinuousClock.now + timeout)
+        return try body()
+    }
+
+    /// Closes the gate for good once every shared hold has ended: from then on every entry
+    /// throws `.closed`. New entries wait meanwhile, so they either go on (when this gives up)
+    /// or fail with `.closed`, never both.
+    ///
+    /// - Parameter deadline: When to give up waiting for a rotation or for open transactions.
+    /// - Returns: false when the gate was closed already.
+    /// - Throws: ``DatabaseError`` `.busy` when a rotation or transactions were still running at
+    ///   `deadline`; the gate is then open as before.
+    func close(until deadline: ContinuousClock.Instant) throws -> Bool {
+        while true {
+            let claimed = state.withLock { state -> Bool? in
+                if state.closed { return nil }
+                guard !state.exclusive else { return false }
+                state.exclusive = true
+                return true
+            }
+            guard let claimed else { return false }
+            if claimed { break }
+            guard ContinuousClock.now < deadline else {
+                throw DatabaseError(.busy, "a key rotation was still running; close the database later", path: path)
+            }
+            Thread.sleep(forTimeInterval: 0.001)
+        }
+        do {
+            try waitForSharedHolds(until: deadline)
+        } catch {
+            state.withLock { $0.exclusive = false }
+            throw error
+        }
+        state.withLock { $0.closed = true }
+        return true
+    }
+
+    /// Waits until no shared hold is left; the caller holds the gate exclusively.
+    private func waitForSharedHolds(until deadline: ContinuousClock.Instant) throws {
         while state.withLock({ $0.shared }) > 0 {
             guard ContinuousClock.now < deadline else {
                 throw DatabaseError(
                     .busy,
                     "transactions are still open on other connections (a long-lived read transaction?); "
-                        + "end them and try again")
+                        + "end them and try again", path: path)
             }
             Thread.sleep(forTimeInterval: 0.001)
         }
-        return try body()
     }
 }
 

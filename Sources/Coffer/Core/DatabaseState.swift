@@ -75,9 +75,11 @@ struct DatabaseState {
         }
     }
 
-    mutating func finishChangeStreams() {
-        for continuation in changeStreams.values { continuation.finish() }
-        changeStreams.removeAll()
+    /// Removes every change stream and returns them, to be finished outside the lock: finishing
+    /// one runs its termination handler, which takes the same lock.
+    mutating func takeChangeStreams() -> [AsyncStream<Changeset>.Continuation] {
+        defer { changeStreams.removeAll() }
+        return Array(changeStreams.values)
     }
 }
 

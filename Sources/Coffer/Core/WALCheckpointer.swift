@@ -16,6 +16,8 @@ final class WALCheckpointer: Sendable {
     private let framesAtLastSchedule = Atomic<Int>(0)
     private let queue = DispatchQueue(label: "coffer.database.checkpoint", qos: .utility)
     private let pending = Atomic<Bool>(false)
+    /// Set by ``close()`` under the handle's lock: nothing reopens a handle after it.
+    private let closed = Atomic<Bool>(false)
     private let path: String
     private let truncationThreshold: Int
     private let busyTimeoutMilliseconds: Int32
@@ -127,11 +129,15 @@ final class WALCheckpointer: Sendable {
 
     /// Runs `body` with the checkpointer's handle, first opening one with `open` when there is none
     /// (a key rotation that failed after swapping the file could not reopen it).
-    /// - Throws: whatever `open` or `body` throws.
+    /// - Throws: ``DatabaseError`` `.closed` after ``close()``; whatever `open` or `body` throws.
     func withHandle<T>(
         openingWith open: () throws -> SQLiteConnection, _ body: (SQLiteConnection) throws -> T
     ) throws -> T {
         try handle.withLock { current in
+            guard !closed.load(ordering: .acquiring) else {
+                throw DatabaseError(
+                    .closed, "the database was closed; open the file again to go on using it", path: path)
+            }
             if let current { return try body(current) }
             let opened = try open()
             current = opened
@@ -160,10 +166,19 @@ final class WALCheckpointer: Sendable {
         }
     }
 
-    /// Waits for a scheduled checkpoint to finish, then closes the handle.
-    func close() {
+    /// Waits for a scheduled checkpoint to finish, then closes the handle for good.
+    ///
+    /// - Parameter truncating: Whether to checkpoint and truncate the WAL first (what
+    ///   `Database.close(timeout:)` does; a closing handle only checkpoints when
+    ///   it is the file's last).
+    func close(truncating: Bool = false) {
         queue.sync {}
         handle.withLock {
+            if truncating, let handle = $0 {
+                handle.setBusyTimeout(milliseconds: 0)
+                _ = try? handle.checkpoint(.truncate)
+            }
+            closed.store(true, ordering: .releasing)
             $0?.close()
             $0 = nil
         }

@@ -14,8 +14,10 @@ extension Database {
     /// Blocks until done.
     /// - Complexity: O(rows) when the extension is new or its version changed; O(1) otherwise.
     /// - Throws: ``DatabaseError`` `.extensionFailure` (name taken, not a Coffer extension, or the
-    ///   extension failed — the transaction is rolled back and nothing changes), `.misuse` inside a write.
+    ///   extension failed — the transaction is rolled back and nothing changes), `.misuse` inside a write,
+    ///   `.closed` once the database is closed.
     public func register(_ ext: some DatabaseExtension, withName name: String, config: ConnectionConfig? = nil) throws {
+        try gate.checkOpen()
         guard let implementation = ext as? any ExtensionImplementation else {
             throw DatabaseError(.extensionFailure, "\(type(of: ext)) is not one of Coffer's extensions")
         }
@@ -63,7 +65,7 @@ extension Database {
     /// Unregisters the extension named `name` and drops its tables.
     ///
     /// Does nothing for an unknown name.
-    /// - Throws: ``DatabaseError`` from the write transaction.
+    /// - Throws: ``DatabaseError`` from the write transaction (`.closed` once the database is closed).
     public func unregister(extensionNamed name: String) throws {
         let connection = try newConnection()
         try connection.readWrite { tx in try tx.uninstallExtension(named: name) }

@@ -9,6 +9,8 @@
 /// let pool = ConnectionPool(database: db)
 /// let count = try pool.connection().read { tx in try tx.numberOfKeys(inCollection: "notes") }
 /// ```
+///
+/// Once the database is closed, ``connection()`` throws ``DatabaseError`` `.closed`.
 public final class ConnectionPool: Sendable {
     /// How many connections a pool keeps unless told otherwise.
     public static let defaultConnectionLimit = 3
@@ -86,8 +88,10 @@ public final class ConnectionPool: Sendable {
     ///
     /// "Busy" is ``Connection/pendingTransactionCount``: an idle connection is returned at once.
     /// - Complexity: O(``connectionLimit``); opening a new connection opens an SQLite handle.
-    /// - Throws: ``DatabaseError`` when a new connection cannot be opened.
+    /// - Throws: ``DatabaseError`` when a new connection cannot be opened; `.closed` once the
+    ///   database is closed.
     public func connection() throws -> Connection {
+        try database.gate.checkOpen()
         let (connection, created, callback) = try state.withLock {
             state -> (Connection, Bool, (@Sendable (Connection) -> Void)?) in
             var best: Connection?

@@ -13,8 +13,10 @@ extension ConnectionProxy {
     /// - Throws: the error of a batch that failed while the flush waited (the changes stay
     ///   pending and readable); ``DatabaseError`` `.misuse` when called where the batch could
     ///   never run — inside a read-write transaction, inside a transaction of
-    ///   ``writeConnection``, or on the proxy's own completion queue.
+    ///   ``writeConnection``, or on the proxy's own completion queue; `.closed` once the database
+    ///   is closed.
     public func flush() throws {
+        try database.gate.checkOpen()
         if DispatchQueue.getSpecific(key: Self.completionQueueKey) == id
             || TransactionGuard.isWriting || TransactionGuard.isInside(connection: writeConnection.id)
         {
@@ -30,8 +32,10 @@ extension ConnectionProxy {
     }
 
     /// Returns once every change made before the call is committed (see ``flush()-9k58q``).
-    /// - Throws: the error of a batch that failed while the flush waited.
+    /// - Throws: the error of a batch that failed while the flush waited; ``DatabaseError``
+    ///   `.closed` once the database is closed.
     public func flush() async throws {
+        try database.gate.checkOpen()
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             if let immediate = enqueueFlush({ continuation.resume(with: $0) }) {
                 continuation.resume(with: immediate)
@@ -41,7 +45,7 @@ extension ConnectionProxy {
 
     /// Registers a waiter for everything up to the current version; returns a result instead
     /// when there is nothing to wait for.
-    private func enqueueFlush(_ resume: @escaping @Sendable (Result<Void, any Error>) -> Void) -> Result<
+    func enqueueFlush(_ resume: @escaping @Sendable (Result<Void, any Error>) -> Void) -> Result<
         Void, any Error
     >? {
         let (immediate, mustWrite) = state.withLock { state -> (Result<Void, any Error>?, Bool) in
@@ -74,5 +78,13 @@ final class FlushSignal: Sendable {
 
     func wait() {
         semaphore.wait()
+    }
+
+    /// Waits until the result is in or `deadline` passed; false on the deadline.
+    func wait(until deadline: ContinuousClock.Instant) -> Bool {
+        let remaining = ContinuousClock.now.duration(to: deadline)
+        let nanoseconds =
+            max(0, remaining.components.seconds) * 1_000_000_000 + remaining.components.attoseconds / 1_000_000_000
+        return semaphore.wait(timeout: .now() + .nanoseconds(Int(max(0, nanoseconds)))) == .success
     }
 }

@@ -3,6 +3,7 @@
 /// A pending removal reads as nil. Rows without a pending change are read through
 /// ``ConnectionProxy/readConnection`` in a short read transaction — unless
 /// ``ConnectionProxy/fetchedCollectionsFilter`` rejects the collection, in which case they read as nil.
+/// Once the database is closed, every read throws ``DatabaseError`` `.closed`.
 extension ConnectionProxy {
     /// Where a read finds its answer.
     enum Lookup {
@@ -22,7 +23,7 @@ extension ConnectionProxy {
     ///   the stored bytes do not decode).
     public func object(forKey key: String, inCollection collection: String?) throws -> (any Sendable)? {
         let ck = CollectionKey(collection: collection ?? "", key: key)
-        switch objectLookup(ck) {
+        switch try objectLookup(ck) {
         case .pending(let value): return value
         case .filtered: return nil
         case .database: return try readConnection.read { tx in try tx.object(forKey: key, inCollection: ck.collection) }
@@ -33,7 +34,7 @@ extension ConnectionProxy {
     /// - Throws: ``DatabaseError`` `.typeMismatch` when the value is not a `T`, or any error from reading.
     public func object<T>(forKey key: String, inCollection collection: String?, as type: T.Type) throws -> T? {
         let ck = CollectionKey(collection: collection ?? "", key: key)
-        switch objectLookup(ck) {
+        switch try objectLookup(ck) {
         case .pending(let value): return try value.map { try Self.cast($0, to: T.self, ck) }
         case .filtered: return nil
         case .database:
@@ -47,7 +48,7 @@ extension ConnectionProxy {
         forKey key: String, inCollection collection: String?, as type: T.Type
     ) throws -> T? {
         let ck = CollectionKey(collection: collection ?? "", key: key)
-        switch objectLookup(ck) {
+        switch try objectLookup(ck) {
         case .pending(let value): return try value.map { try Self.castDecoding($0, to: T.self, ck) }
         case .filtered: return nil
         case .database:
@@ -59,7 +60,7 @@ extension ConnectionProxy {
     /// - Throws: ``DatabaseError`` from reading the database.
     public func metadata(forKey key: String, inCollection collection: String?) throws -> (any Sendable)? {
         let ck = CollectionKey(collection: collection ?? "", key: key)
-        switch metadataLookup(ck) {
+        switch try metadataLookup(ck) {
         case .pending(let value): return value
         case .filtered: return nil
         case .database:
@@ -71,7 +72,7 @@ extension ConnectionProxy {
     /// - Throws: ``DatabaseError`` `.typeMismatch` when the value is not a `T`, or any error from reading.
     public func metadata<T>(forKey key: String, inCollection collection: String?, as type: T.Type) throws -> T? {
         let ck = CollectionKey(collection: collection ?? "", key: key)
-        switch metadataLookup(ck) {
+        switch try metadataLookup(ck) {
         case .pending(let value): return try value.map { try Self.cast($0, to: T.self, ck) }
         case .filtered: return nil
         case .database:
@@ -86,7 +87,7 @@ extension ConnectionProxy {
         forKey key: String, inCollection collection: String?, as type: T.Type
     ) throws -> T? {
         let ck = CollectionKey(collection: collection ?? "", key: key)
-        switch metadataLookup(ck) {
+        switch try metadataLookup(ck) {
         case .pending(let value): return try value.map { try Self.castDecoding($0, to: T.self, ck) }
         case .filtered: return nil
         case .database:
@@ -102,8 +103,8 @@ extension ConnectionProxy {
         forKey key: String, inCollection collection: String?
     ) throws -> (object: any Sendable, metadata: (any Sendable)?)? {
         let ck = CollectionKey(collection: collection ?? "", key: key)
-        let objectSource = objectLookup(ck)
-        let metadataSource = metadataLookup(ck)
+        let objectSource = try objectLookup(ck)
+        let metadataSource = try metadataLookup(ck)
         let object: (any Sendable)?
         var metadata: (any Sendable)?
         switch (objectSource, metadataSource) {
@@ -135,7 +136,10 @@ extension ConnectionProxy {
 
     // MARK: Helpers
 
-    func objectLookup(_ ck: CollectionKey) -> Lookup {
+    /// Where the object of `ck` is read from.
+    /// - Throws: ``DatabaseError`` `.closed` once the database is closed, whatever the proxy holds.
+    func objectLookup(_ ck: CollectionKey) throws -> Lookup {
+        try database.gate.checkOpen()
         let (pending, filter) = state.withLock { state -> (PendingValue?, AllowList<String>) in
             (state.rows[ck]?.object, state.filter)
         }
@@ -143,7 +147,10 @@ extension ConnectionProxy {
         return filter.isAllowed(ck.collection) ? .database : .filtered
     }
 
-    func metadataLookup(_ ck: CollectionKey) -> Lookup {
+    /// Where the metadata of `ck` is read from.
+    /// - Throws: ``DatabaseError`` `.closed` once the database is closed.
+    func metadataLookup(_ ck: CollectionKey) throws -> Lookup {
+        try database.gate.checkOpen()
         let (pending, filter) = state.withLock { state -> (PendingValue?, AllowList<String>) in
             guard let row = state.rows[ck] else { return (nil, state.filter) }
             if let metadata = row.metadata { return (metadata, state.filter) }

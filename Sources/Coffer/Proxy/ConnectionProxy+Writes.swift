@@ -1,7 +1,8 @@
 /// Changes: recorded in memory at once, written by the next batch.
 ///
 /// None of these wait for the disk. The first change to a clean proxy queues an asynchronous
-/// read-write transaction; later changes join whichever batch has not begun yet.
+/// read-write transaction; later changes join whichever batch has not begun yet. Once the
+/// database is closed, sets and removals do nothing (logged once).
 extension ConnectionProxy {
     /// Stores `object` and `metadata` for `key` in `collection`, replacing the row; a nil object removes it.
     ///
@@ -11,6 +12,7 @@ extension ConnectionProxy {
         _ object: (any Sendable)?, forKey key: String, inCollection collection: String?,
         withMetadata metadata: (any Sendable)? = nil
     ) {
+        guard isUsable(for: "ConnectionProxy.setObject") else { return }
         stageSet(object, metadata: metadata, CollectionKey(collection: collection ?? "", key: key))
     }
 
@@ -21,8 +23,9 @@ extension ConnectionProxy {
     ///
     /// - Complexity: O(1) when the proxy holds a change for the row; otherwise one read
     ///   transaction to learn whether the row exists.
-    /// - Throws: ``DatabaseError`` from reading the database.
+    /// - Throws: ``DatabaseError`` from reading the database; `.closed` once it is closed.
     public func replaceObject(_ object: (any Sendable)?, forKey key: String, inCollection collection: String?) throws {
+        try database.gate.checkOpen()
         let ck = CollectionKey(collection: collection ?? "", key: key)
         guard let object else {
             stageRemove(ck)
@@ -40,10 +43,11 @@ extension ConnectionProxy {
     /// Does nothing when the row does not exist. Nil clears the metadata.
     ///
     /// - Complexity: O(1) when the proxy holds a change for the row; otherwise one read transaction.
-    /// - Throws: ``DatabaseError`` from reading the database.
+    /// - Throws: ``DatabaseError`` from reading the database; `.closed` once it is closed.
     public func replaceMetadata(
         _ metadata: (any Sendable)?, forKey key: String, inCollection collection: String?
     ) throws {
+        try database.gate.checkOpen()
         let ck = CollectionKey(collection: collection ?? "", key: key)
         try stageReplace(ck) { row, version in
             row.metadata = metadata.map { .value($0) } ?? .removed
@@ -55,12 +59,14 @@ extension ConnectionProxy {
     /// Removes the row for `key` in `collection`.
     /// - Complexity: O(1); the removal happens later in a batch.
     public func removeObject(forKey key: String, inCollection collection: String?) {
+        guard isUsable(for: "ConnectionProxy.removeObject") else { return }
         stageRemove(CollectionKey(collection: collection ?? "", key: key))
     }
 
     /// Removes the rows for `keys` in `collection`.
     /// - Complexity: O(keys); the removals happen later in one batch.
     public func removeObjects(forKeys keys: [String], inCollection collection: String?) {
+        guard isUsable(for: "ConnectionProxy.removeObjects") else { return }
         let collection = collection ?? ""
         let mustWrite = state.withLock { state -> Bool in
             var mustWrite = false

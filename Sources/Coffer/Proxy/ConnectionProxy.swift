@@ -27,6 +27,7 @@ import Synchronization
 /// row before the proxy wrote it sees the old value, and a value another connection writes can be
 /// overwritten by the proxy's next batch. Pending changes that were never written are lost when
 /// the proxy is released after a failed batch; call ``flush()-9k58q`` before letting go of one.
+/// `Database.close(timeout:)` flushes every live proxy of the database first.
 public final class ConnectionProxy: Sendable {
     /// The database the proxy reads and writes.
     public let database: Database
@@ -44,7 +45,7 @@ public final class ConnectionProxy: Sendable {
     private static let nextID = Atomic<UInt64>(1)
 
     /// Creates a proxy with two new connections of its own: one for reads, one for writes.
-    /// - Throws: ``DatabaseError`` when a connection cannot be opened.
+    /// - Throws: ``DatabaseError`` when a connection cannot be opened (`.closed` when the database is).
     public convenience init(database: Database) throws {
         let read = try database.newConnection()
         read.name = "coffer.proxy.read"
@@ -57,8 +58,10 @@ public final class ConnectionProxy: Sendable {
     ///
     /// The read connection should not be used inside a transaction of its own by the thread that
     /// reads through the proxy, and the write connection serves the proxy's batches one at a time.
-    /// - Throws: ``DatabaseError`` `.misuse` when the connections belong to different databases.
+    /// - Throws: ``DatabaseError`` `.misuse` when the connections belong to different databases,
+    ///   `.closed` when the database is closed.
     public init(readConnection: Connection, writeConnection: Connection) throws {
+        try writeConnection.database.gate.checkOpen()
         guard readConnection.database === writeConnection.database else {
             throw DatabaseError(.misuse, "the proxy's read and write connections belong to different databases")
         }
@@ -69,6 +72,7 @@ public final class ConnectionProxy: Sendable {
         self.id = id
         self.completionQueue = DispatchQueue(label: "coffer.proxy.\(id)")
         completionQueue.setSpecific(key: Self.completionQueueKey, value: id)
+        database.closeParticipants.withLock { $0.add(self) }
     }
 
     /// Which collections reads may fetch from the database (default: all).

@@ -12,6 +12,8 @@ import Foundation
 /// (`service/account[/group]`, see <doc:PreferencesAndCredentials>): distinct identifiers always
 /// have distinct rows — a nil access group and an empty one included — and parts are compared
 /// exactly, Unicode scalar by Unicode scalar.
+///
+/// Once the database is closed, every call throws ``DatabaseError`` `.closed`.
 public final class CredentialStore: Sendable {
     /// The database the items live in.
     public let database: Database

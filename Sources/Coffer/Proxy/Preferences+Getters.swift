@@ -19,7 +19,9 @@ extension Preferences {
     /// - Returns: nil when the key has no value.
     /// - Throws: ``DatabaseError`` `.serialization` when stored JSON does not decode as `T`, or
     ///   `.typeMismatch` when the value is of another type. The stored value is never changed.
+    ///   `.closed` once the database is closed.
     public func object<T: Decodable>(forKey key: String, as type: T.Type) throws -> T? {
+        try database.gate.checkOpen()
         guard let value = value(forKey: key) else { return nil }
         if let typed = value as? T { return typed }
         if case .codable(let data) = value {

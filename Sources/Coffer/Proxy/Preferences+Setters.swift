@@ -41,8 +41,9 @@ extension Preferences {
     ///
     /// - Complexity: O(n) in the number of nested elements.
     /// - Throws: ``DatabaseError`` `.typeMismatch` for a value that is neither (nothing is stored),
-    ///   or `.serialization` when the JSON encoder fails.
+    ///   or `.serialization` when the JSON encoder fails; `.closed` once the database is closed.
     public func set(_ value: Any?, forKey key: String) throws {
+        try database.gate.checkOpen()
         guard let value, !Self.isNil(value) else {
             removeObject(forKey: key)
             return
@@ -61,8 +62,10 @@ extension Preferences {
     /// other value as its JSON encoding (read it back with ``object(forKey:as:)``); nil removes the key.
     ///
     /// - Complexity: O(size of the value).
-    /// - Throws: ``DatabaseError`` `.serialization` when the JSON encoder fails (nothing is stored).
+    /// - Throws: ``DatabaseError`` `.serialization` when the JSON encoder fails (nothing is stored),
+    ///   `.closed` once the database is closed.
     public func set<T: Encodable>(_ value: T, forKey key: String) throws {
+        try database.gate.checkOpen()
         if Self.isNil(value) {
             removeObject(forKey: key)
         } else if let converted = PreferenceValue(propertyList: value) {
@@ -86,6 +89,7 @@ extension Preferences {
 
     /// Updates memory and lists the key for the next hand-off to the proxy.
     func store(_ value: PreferenceValue?, forKey key: String) {
+        guard isUsable(for: "Preferences.set") else { return }
         let mustAnnounce = state.withLock { $0.noteLocal(value, forKey: key) }
         if mustAnnounce {
             // A short window gathers a burst of sets into one announcement, and keeps the setter

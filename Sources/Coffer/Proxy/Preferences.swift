@@ -28,7 +28,9 @@ public import Foundation
 ///   `object(forKey:)` misreads as 0).
 ///
 /// The database file is encrypted by SQLCipher; pass a `chain` with an encryption stage to also
-/// encrypt each value with its own key.
+/// encrypt each value with its own key. `Database.close(timeout:)` commits what the instance
+/// still holds; afterwards getters return the last values, setters do nothing (logged once), and
+/// throwing calls throw ``DatabaseError`` `.closed`.
 public final class Preferences: Sendable {
     /// Posted after preferences changed, on a queue owned by the instance; `object` is the
     /// ``Preferences`` and `userInfo` holds ``changedKeysKey`` and ``isExternalKey``.
@@ -106,6 +108,7 @@ public final class Preferences: Sendable {
         self.observerToken = Locked(token)
         self.state = Locked(PreferencesState(entries: loaded))
         observer.attach(self)
+        database.closeParticipants.withLock { $0.add(self) }
     }
 
     deinit {
@@ -121,8 +124,10 @@ public final class Preferences: Sendable {
     /// Values follow the rules of the `Any?` setter, except that URLs are kept as URLs
     /// (as `UserDefaults` keeps registered values as given). Registering again merges, later wins.
     /// - Throws: ``DatabaseError`` `.typeMismatch` (naming the key) for a value that is neither a
-    ///   property-list value nor `Encodable`; nothing is registered then.
+    ///   property-list value nor `Encodable`; nothing is registered then. `.closed` once the
+    ///   database is closed.
     public func register(defaults: [String: Any]) throws {
+        try database.gate.checkOpen()
         var converted: [String: PreferenceValue] = [:]
         for (key, value) in defaults {
             converted[key] = try registeredValue(value, forKey: key)
@@ -145,7 +150,8 @@ public final class Preferences: Sendable {
 
     /// Blocks until every change made before the call is committed (see ``ConnectionProxy/flush()-9k58q``).
     /// - Throws: the error of a failed write (the changes stay pending and are retried), or
-    ///   ``DatabaseError`` `.misuse` when called inside a read-write transaction.
+    ///   ``DatabaseError`` `.misuse` when called inside a read-write transaction, `.closed` once
+    ///   the database is closed.
     public func flush() throws {
         handOff()
         try proxy.flush()

@@ -22,8 +22,10 @@ extension Database {
     /// - Throws: ``DatabaseError`` `.busy` (transactions stayed open past the busy timeout — a
     ///   long-lived read transaction must be ended first), `.misuse` (called inside a
     ///   transaction), `.invalidKey`, `.unsupportedCipherSettings`, `.io`, `.corrupt` (the new copy
-    ///   failed its check: nothing was replaced), or what `willReplaceFile` throws.
+    ///   failed its check: nothing was replaced), `.closed` once the database is closed, or what
+    ///   `willReplaceFile` throws.
     public func rotateKey(to newKey: DatabaseKey, cipher newCipher: CipherSettings? = nil) throws {
+        try gate.checkOpen()
         guard !TransactionGuard.isInsideAnyTransaction else {
             throw DatabaseError(.misuse, "rotateKey was called inside a transaction", path: url.path)
         }
