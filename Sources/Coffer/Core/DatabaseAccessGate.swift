@@ -28,6 +28,9 @@ final class DatabaseAccessGate: Sendable {
     /// Whether the database was closed.
     var isClosed: Bool { state.withLock { $0.closed } }
 
+    /// Whether a rotation or a close holds the gate (and new transactions wait).
+    var isHeldExclusively: Bool { state.withLock { $0.exclusive } }
+
     /// The error every entry point throws once the database is closed.
     var closedError: DatabaseError {
         DatabaseError(.closed, "the database was closed; open the file again to go on using it", path: path)

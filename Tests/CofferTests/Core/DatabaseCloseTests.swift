@@ -166,10 +166,10 @@ import Testing
         }.start()
         // A transaction that starts while the close waits waits too, then fails with `.closed`.
         let late = try test.connection()
+        #expect(TestSupport.wait { db.gate.isHeldExclusively })
         let lateDone = DispatchSemaphore(value: 0)
         let lateOutcome = Locked<Result<Void, any Error>?>(nil)
         Thread {
-            Thread.sleep(forTimeInterval: 0.02)
             lateOutcome.withLock { $0 = Result { try late.read { _ in } } }
             lateDone.signal()
         }.start()
