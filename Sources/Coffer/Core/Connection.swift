@@ -10,7 +10,7 @@ import Synchronization
 /// never block each other or the (single) writer. Connections are cheap to keep and meant to
 /// be long-lived: their caches make repeated reads free.
 ///
-/// Once its database is closed (`Database.close(timeout:)`), every throwing call throws
+/// Once its database is closed (``Database/close(timeout:)-11g9c``), every throwing call throws
 /// ``DatabaseError`` `.closed`, callback-style calls pass that error to their completion, and the
 /// rest (``snapshot``, ``name``, the cache settings, ``flushMemory(_:)``) stay harmless.
 public final class Connection: Sendable {

@@ -51,7 +51,7 @@ extension Database {
         try closeQueue.sync { try closeOnQueue(until: deadline) }
     }
 
-    /// Closes the database without blocking the caller's thread; see the synchronous `close(timeout:)`.
+    /// Closes the database without blocking the caller's thread; see the synchronous ``close(timeout:)-11g9c``.
     /// - Parameter timeout: How long to wait for proxies and transactions (default: the busy timeout).
     /// - Throws: as the synchronous form.
     public func close(timeout: Duration? = nil) async throws {
@@ -62,7 +62,7 @@ extension Database {
         }
     }
 
-    /// Whether `close(timeout:)` has closed the database.
+    /// Whether ``close(timeout:)-11g9c`` has closed the database.
     public var isClosed: Bool { gate.isClosed }
 
     /// The steps of `close(timeout:)`, one close at a time.
@@ -98,7 +98,7 @@ extension Database {
     /// Waits until the database at `url` has finished closing in this process, so that the file
     /// can be copied, deleted or opened with other options, or the program can exit.
     ///
-    /// After `close(timeout:)` returns, this returns true at once: prefer calling that. A
+    /// After ``close(timeout:)-11g9c`` returns, this returns true at once: prefer calling that. A
     /// database that was only released closes when its last reference goes away, on whichever
     /// thread drops it. That is usually yours, but one of Coffer's own queues can hold the
     /// database for a moment after you release it (while it posts ``modifiedNotification`` for
@@ -118,9 +118,9 @@ extension Database {
     }
 
     /// Waits until every database this process opened has finished closing (YapDatabase's
-    /// parity call; `close(timeout:)` makes it unnecessary).
+    /// parity call; ``close(timeout:)-11g9c`` makes it unnecessary).
     ///
-    /// A database closed with `close(timeout:)` no longer counts. Otherwise only released
+    /// A database closed with ``close(timeout:)-11g9c`` no longer counts. Otherwise only released
     /// databases close, and a database held by a top-level variable of `main.swift` is a global
     /// that lives until the process ends, so the wait would use its whole timeout and return false.
     ///

@@ -19,7 +19,7 @@ import Synchronization
 /// try db.close()
 /// ```
 ///
-/// `close(timeout:)` writes what proxies and preferences still hold, waits for running
+/// ``close(timeout:)-11g9c`` writes what proxies and preferences still hold, waits for running
 /// transactions, checkpoints and releases the file; afterwards every throwing call on the
 /// database and on everything made from it throws ``DatabaseError`` `.closed`.
 public final class Database: Sendable {

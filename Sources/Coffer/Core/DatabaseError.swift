@@ -62,7 +62,7 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible {
         public static let itemNotFound = Code(rawValue: "itemNotFound")
         /// The operation was cancelled.
         public static let cancelled = Code(rawValue: "cancelled")
-        /// The database was closed with ``Database/close()``; open it again to go on.
+        /// The database was closed with ``Database/close(timeout:)-11g9c``; open it again to go on.
         public static let closed = Code(rawValue: "closed")
         /// Any other SQLite failure; `sqliteCode` says which.
         public static let sqlite = Code(rawValue: "sqlite")

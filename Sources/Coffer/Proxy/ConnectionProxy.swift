@@ -27,7 +27,7 @@ import Synchronization
 /// row before the proxy wrote it sees the old value, and a value another connection writes can be
 /// overwritten by the proxy's next batch. Pending changes that were never written are lost when
 /// the proxy is released after a failed batch; call ``flush()-9k58q`` before letting go of one.
-/// `Database.close(timeout:)` flushes every live proxy of the database first.
+/// ``Database/close(timeout:)-11g9c`` flushes every live proxy of the database first.
 public final class ConnectionProxy: Sendable {
     /// The database the proxy reads and writes.
     public let database: Database

@@ -28,7 +28,7 @@ public import Foundation
 ///   `object(forKey:)` misreads as 0).
 ///
 /// The database file is encrypted by SQLCipher; pass a `chain` with an encryption stage to also
-/// encrypt each value with its own key. `Database.close(timeout:)` commits what the instance
+/// encrypt each value with its own key. ``Database/close(timeout:)-11g9c`` commits what the instance
 /// still holds; afterwards getters return the last values, setters do nothing (logged once), and
 /// throwing calls throw ``DatabaseError`` `.closed`.
 public final class Preferences: Sendable {
