@@ -52,6 +52,6 @@ do {
             print("n1 changed in snapshot", changeset.snapshot)
         }
     }
-    try await db.close()                  // before exit(…), or before touching the file
+    try db.close()                        // before exit(…), or before touching the file
 }
 print("closed:", Database.waitUntilClosed(url, timeout: .zero))  // harness

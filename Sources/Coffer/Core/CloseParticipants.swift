@@ -1,10 +1,20 @@
-/// Something that holds writes in memory for a database — a ``ConnectionProxy``, ``Preferences`` —
-/// and must commit them before `Database.close(timeout:)` closes the file.
+/// Something that lives beside a database and takes part in `Database.close(timeout:)`: a
+/// ``ConnectionProxy`` or ``Preferences``, which hold writes in memory and must commit them
+/// before the file closes, and the sequences that would otherwise wait for commits that can no
+/// longer come (preference updates, observations), which end once it closed.
 protocol CloseParticipant: AnyObject, Sendable {
     /// Commits every pending write, waiting at most until `deadline`.
     /// - Throws: the error of a write that failed (the writes stay pending), or ``DatabaseError``
     ///   `.busy` when they were not committed by `deadline`.
     func flushBeforeClose(until deadline: ContinuousClock.Instant) throws
+
+    /// Ends what waits for commits: the database closed, and nothing can commit any more.
+    func didClose()
+}
+
+extension CloseParticipant {
+    func flushBeforeClose(until deadline: ContinuousClock.Instant) throws {}
+    func didClose() {}
 }
 
 /// The live participants of one database, held weakly: a participant released without a flush

@@ -75,6 +75,7 @@ extension Database {
         guard try gate.close(until: deadline) else { return }
         // Nothing can run a transaction from here on, and nothing below throws.
         for stream in state.withLock({ $0.takeChangeStreams() }) { stream.finish() }
+        for participant in closeParticipants.withLock({ $0.live }) { participant.didClose() }
         persistSnapshot()
         for connection in liveConnections() { connection.closeHandleAfterClose() }
         drainHandlePool()

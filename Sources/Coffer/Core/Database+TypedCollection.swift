@@ -10,10 +10,12 @@ extension Database {
     ///
     /// - Throws: ``DatabaseError`` `.typeMismatch` when a codec for other types is already
     ///   registered for the collection (nothing changes; register with
-    ///   ``registerSerializer(_:forCollection:)`` to replace it deliberately).
+    ///   ``registerSerializer(_:forCollection:)`` to replace it deliberately), `.closed` after
+    ///   ``close(timeout:)-11g9c``.
     public func register<Object, Metadata>(
         _ collection: TypedCollection<Object, Metadata>, stages: [any SerializationStage] = []
     ) throws {
+        try gate.checkOpen()
         try registry.withLock { registry in
             let current = registry.config(for: collection.name)
             try collection.checkCodecs(object: current.objectChain, metadata: current.metadataChain)
@@ -28,8 +30,10 @@ extension Database {
     }
 
     /// Throws `.typeMismatch` when the collection's registered codecs store other types than the
-    /// handle names, for typed calls made outside a transaction (a proxy's).
+    /// handle names, for typed calls made outside a transaction (a proxy's), and `.closed` after a
+    /// close.
     func checkTypes<Object, Metadata>(of collection: TypedCollection<Object, Metadata>) throws {
+        try gate.checkOpen()
         let current = registry.withLock { $0.config(for: collection.name) }
         try collection.checkCodecs(object: current.objectChain, metadata: current.metadataChain)
     }

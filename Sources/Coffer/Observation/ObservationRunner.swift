@@ -9,7 +9,7 @@ import Foundation
 /// ``Database/modifiedNotification`` (posted in commit order on the database's notification
 /// queue), where only the region check runs. Relevant commits that arrive while a read is queued
 /// or running are coalesced into one more read.
-final class ObservationRunner<Value: Sendable>: Sendable {
+final class ObservationRunner<Value: Sendable>: CloseParticipant {
     private struct State {
         /// The snapshot of the last read; nil before the first.
         var readSnapshot: UInt64?
@@ -71,6 +71,7 @@ final class ObservationRunner<Value: Sendable>: Sendable {
     /// Starts hearing commits (the subscription is already in place), then queues the first read:
     /// a commit made before the read is in its snapshot, one made after is heard.
     func start() {
+        database.closeParticipants.withLock { $0.add(self) }
         relay.withLock { $0 = { [weak self] changeset in self?.receive(changeset) } }
         let started = state.withLock { state -> Bool in
             guard !state.isFinished else { return false }
@@ -97,6 +98,13 @@ final class ObservationRunner<Value: Sendable>: Sendable {
         }
         // Released here, outside the lock: the connection leaves the database's table.
         withExtendedLifetime(connection) {}
+    }
+
+    /// Ends the sequence normally when the database closes: no commit can change the value any
+    /// more, and a consumer waiting for one would wait for ever.
+    func didClose() {
+        cancel()
+        continuation.finish()
     }
 
     /// Called on the notification queue, in commit order.

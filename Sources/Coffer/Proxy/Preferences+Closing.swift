@@ -7,6 +7,15 @@ extension Preferences: CloseParticipant {
         try proxy.flushBeforeClose(until: deadline)
     }
 
+    /// Ends ``changes`` and every ``updates(for:)`` sequence: no change can come any more.
+    func didClose() {
+        let (streams, sinks) = state.withLock { state in
+            (Array(state.streams.values), Array(state.updateSinks.sinks.values))
+        }
+        for stream in streams { stream.finish() }
+        for sink in sinks { sink.finish() }
+    }
+
     /// Whether the database is open; when it is closed, logs (once per database) that `call` did nothing.
     func isUsable(for call: String) -> Bool {
         guard database.gate.isClosed else { return true }

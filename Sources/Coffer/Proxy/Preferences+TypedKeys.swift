@@ -20,6 +20,7 @@ extension Preferences {
     public subscript<Value>(key: Key<Value>) -> Value {
         get { value(for: key) }
         set {
+            guard isUsable(for: "Preferences[key] =") else { return }
             do {
                 try set(newValue, for: key)
             } catch {
@@ -32,9 +33,10 @@ extension Preferences {
 
     /// Stores `value` under a typed key (nil on an optional key removes the stored value).
     /// - Complexity: as the subscript's setter.
-    /// - Throws: ``DatabaseError`` `.serialization` (naming the key) when the JSON encoder fails;
-    ///   nothing is stored then.
+    /// - Throws: ``DatabaseError`` `.serialization` (naming the key) when the JSON encoder fails
+    ///   (nothing is stored then), `.closed` after the database was closed.
     public func set<Value>(_ value: Value, for key: Key<Value>) throws {
+        try database.gate.checkOpen()
         if let optional = value as? any OptionalValue, optional.wrappedAny == nil {
             removeObject(forKey: key.name)
         } else if let representable = value as? any PreferenceRepresentable,

@@ -42,6 +42,8 @@ extension Preferences {
         continuation.onTermination = { [weak self] _ in
             self?.state.withLock { $0.updateSinks.remove(id) }
         }
+        // After a close no change can come: the current value is the last one.
+        if database.gate.isClosed { continuation.finish() }
         return stream
     }
 }

@@ -124,12 +124,44 @@ import Testing
         ("CredentialStore.item", { _ = try $0.credentials.item(for: CredentialID(service: "svc", account: "a")) }),
         ("CredentialStore.delete", { try $0.credentials.delete(CredentialID(service: "svc", account: "a")) }),
         ("CredentialStore.items", { _ = try $0.credentials.items(forService: "svc") }),
+        ("Database.register(TypedCollection)", { try $0.database.register(notes) }),
+        ("ConnectionProxy.set", { try $0.proxy.set(Note(title: "t", body: "b"), forKey: "k", in: notes) }),
+        ("ConnectionProxy.object(in:)", { _ = try $0.proxy.object(forKey: "k", in: notes) }),
+        ("ConnectionProxy.metadata(in:)", { _ = try $0.proxy.metadata(forKey: "k", in: notes) }),
+        ("Preferences.set(_:for:)", { try $0.preferences.set(true, for: .closedFlag) }),
     ]
+
+    /// The typed collection the typed calls use.
+    static let notes = CollectionHandle<Note>("notes")
 
     /// Throwing asynchronous calls: each must throw `.closed`.
     static let throwingAsync: [AsyncCall] = [
-        ("Connection.read async", { f in try await f.connection.read { @Sendable _ in 1 } }),
-        ("Connection.readWrite async", { f in try await f.connection.readWrite { @Sendable _ in 1 } }),
+        ("Connection.read async", { f in _ = try await f.connection.read { @Sendable _ in 1 } }),
+        ("Connection.readWrite async", { f in _ = try await f.connection.readWrite { @Sendable _ in 1 } }),
+        // An observation started after the close ends with `.closed` from its first read.
+        ("Database.observe", { f in for try await _ in f.database.observe(.everything, fetch: { _ in 1 }) {} }),
+        (
+            "Database.observeObject(in:)",
+            { f in for try await _ in f.database.observeObject(forKey: "k", in: notes) {} }
+        ),
+        (
+            "Database.observeObject(as:)",
+            { f in for try await _ in f.database.observeObject(forKey: "k", inCollection: "c", as: Int.self) {} }
+        ),
+        (
+            "Database.observeObject",
+            { f in for try await _ in f.database.observeObject(forKey: "k", inCollection: "c") {} }
+        ),
+        ("Database.observeKeys(in:)", { f in for try await _ in f.database.observeKeys(in: notes) {} }),
+        ("Database.observeKeys", { f in for try await _ in f.database.observeKeys(inCollection: "c") {} }),
+        (
+            "Database.observeKeys(inSecondaryIndex:)",
+            { f in for try await _ in f.database.observeKeys(matching: .matchingAll, inSecondaryIndex: "i") {} }
+        ),
+        (
+            "Database.observeKeys(inFullTextSearch:)",
+            { f in for try await _ in f.database.observeKeys(matching: "x", inFullTextSearch: "s") {} }
+        ),
         ("Connection.vacuum async", { try await $0.connection.vacuum() }),
         ("Connection.backup async", { f in try await f.connection.backup(to: f.dir.file("backup2.sqlite")) }),
         ("ConnectionProxy.flush async", { try await $0.proxy.flush() }),
@@ -330,6 +362,13 @@ import Testing
         #expect(prefs.stringArray(forKey: "a") == nil)
         #expect(prefs.dictionary(forKey: "dict") == nil)
         #expect(prefs.dictionaryRepresentation().count == 1)
+        prefs[.closedFlag] = true
+        prefs.reset(.closedFlag)
+        #expect(prefs[.closedFlag] == false)
+        #expect(prefs[.closedCount] == 1)
+        var updates: [Int] = []
+        for await value in prefs.updates(for: .closedCount) { updates.append(value) }
+        #expect(updates == [1], "after a close, updates(for:) gives the last value and ends")
         #expect(!prefs.synchronize())
         #expect(prefs.pendingChangeCount == 0)
         _ = prefs.changes
@@ -384,7 +423,9 @@ import Testing
         "ConnectionProxy.reset", "ConnectionProxy.flush", "ConnectionProxy.fetchedCollectionsFilter",
         "ConnectionProxy.pendingChangeCount", "ConnectionProxy.hasPendingChange", "ConnectionProxy.lastWriteError",
         "ConnectionProxy.id", "ConnectionProxy.database", "ConnectionProxy.readConnection",
-        "ConnectionProxy.writeConnection",
+        "ConnectionProxy.writeConnection", "ConnectionProxy.set",
+        "Database.observe", "Database.observeObject", "Database.observeKeys",
+        "Preferences.subscript", "Preferences.reset", "Preferences.updates",
         "Preferences.init", "Preferences.value", "Preferences.object", "Preferences.bool", "Preferences.integer",
         "Preferences.double", "Preferences.float", "Preferences.string", "Preferences.data", "Preferences.url",
         "Preferences.array", "Preferences.stringArray", "Preferences.dictionary", "Preferences.set",
@@ -397,4 +438,9 @@ import Testing
         "CredentialStore.item", "CredentialStore.delete", "CredentialStore.items", "CredentialStore.database",
         "CredentialStore.collection",
     ]
+}
+
+extension Preferences.Keys {
+    fileprivate static let closedFlag = Preferences.Key<Bool>("closedFlag", default: false)
+    fileprivate static let closedCount = Preferences.Key<Int>("n", default: 0)
 }
