@@ -22,7 +22,9 @@ extension Database {
     ///    transactions go on.
     /// 4. The snapshot number is saved, the WAL checkpointed and truncated, every handle closed
     ///    (the WAL and shared-memory files go with the last one), the path released:
-    ///    ``waitUntilClosed(_:timeout:)`` returns true at once.
+    ///    ``waitUntilClosed(_:timeout:)`` returns true at once. ``changes``, every running
+    ///    observation (``observe(_:fetch:)`` and its forms) and every
+    ///    ``Preferences/updates(for:)`` sequence end normally: no commit can come any more.
     ///
     /// Afterwards every throwing call on the database, its connections, pools, proxies,
     /// preferences and credential stores throws ``DatabaseError`` `.closed`, naming the file.
