@@ -39,9 +39,7 @@ extension Preferences {
         try database.gate.checkOpen()
         if let optional = value as? any OptionalValue, optional.wrappedAny == nil {
             removeObject(forKey: key.name)
-        } else if let representable = value as? any PreferenceRepresentable,
-            let stored = representable.preferenceValue
-        {
+        } else if let stored = Self.preferenceValue(of: value) {
             store(stored, forKey: key.name)
         } else {
             store(try encodeCodable(value, forKey: key.name), forKey: key.name)
@@ -78,7 +76,31 @@ extension Preferences {
         {
             return value
         }
+        if let rawRepresentable = Value.self as? any RawRepresentable.Type,
+            let value = Self.value(of: rawRepresentable, from: stored) as? Value
+        {
+            return value
+        }
         guard case .codable(let data) = stored else { return nil }
         return try? JSONDecoder().decode(Value.self, from: data)
+    }
+
+    /// The string API's form of `value`: its own for the basic types, its raw value's for an
+    /// enum (or other `RawRepresentable`) whose raw value is one, so `Key<Theme>` and
+    /// `string(forKey:)` read each other's values; nil for anything else (stored as JSON).
+    static func preferenceValue(of value: Any) -> PreferenceValue? {
+        if let representable = value as? any PreferenceRepresentable { return representable.preferenceValue }
+        if let raw = value as? any RawRepresentable, let representable = raw.rawValue as? any PreferenceRepresentable {
+            return representable.preferenceValue
+        }
+        return nil
+    }
+
+    /// A `T` made from `stored` read as its raw value, or nil (another kind, or no such case).
+    private static func value<T: RawRepresentable>(of type: T.Type, from stored: PreferenceValue) -> T? {
+        guard let rawType = T.RawValue.self as? any PreferenceRepresentable.Type,
+            let raw = rawType.init(preferenceValue: stored) as? T.RawValue
+        else { return nil }
+        return T(rawValue: raw)
     }
 }

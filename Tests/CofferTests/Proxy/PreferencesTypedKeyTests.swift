@@ -25,6 +25,18 @@ extension Preferences.Keys {
     static let layout = Preferences.Key<WindowLayout>("layout", default: WindowLayout(width: 800, panes: ["main"]))
     static let nickname = Preferences.Key<String?>("nickname")
     static let raw = Preferences.Key<PreferenceValue>("launchCount", default: .int(-1))
+    static let theme = Preferences.Key<Theme>("theme", default: .system)
+    static let level = Preferences.Key<Level>("level", default: .low)
+}
+
+/// An enum stored as its raw `String`, as the string API stores a string.
+enum Theme: String, Codable, Sendable {
+    case system, light, dark
+}
+
+/// An enum stored as its raw `Int`.
+enum Level: Int, Codable, Sendable {
+    case low = 1, high = 2
 }
 
 @Suite struct PreferencesTypedKeyTests {
@@ -108,6 +120,27 @@ extension Preferences.Keys {
         try prefs.register(defaults: ["userName": "guest"])
         prefs.removeObject(forKey: "userName")
         #expect(prefs[.userName] == "guest")
+    }
+
+    @Test func rawValueEnumsAreStoredAsTheirRawValue() throws {
+        let prefs = try Preferences(database: try open())
+        prefs[.theme] = .dark
+        prefs[.level] = .high
+        #expect(prefs.string(forKey: "theme") == "dark")
+        #expect(prefs.integer(forKey: "level") == 2)
+        prefs.set("light", forKey: "theme")
+        prefs.set(1, forKey: "level")
+        #expect(prefs[.theme] == .light)
+        #expect(prefs[.level] == .low)
+        // A raw value that names no case reads as the default.
+        prefs.set("sepia", forKey: "theme")
+        #expect(prefs[.theme] == .system)
+        // JSON written for an enum (as a Codable value) still reads.
+        try prefs.set(Theme.dark, forKey: "theme")
+        #expect(prefs[.theme] == .dark)
+        try prefs.flush()
+        let reopened = try Preferences(database: prefs.database)
+        #expect(reopened[.theme] == .dark && reopened[.level] == .low)
     }
 
     @Test func aValueOfAnotherTypeReadsAsTheDefaultAndIsLoggedOnce() throws {
