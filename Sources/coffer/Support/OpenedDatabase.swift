@@ -35,14 +35,12 @@ struct OpenedDatabase {
         return OpenedDatabase(database: database, connection: try database.newConnection(config: config))
     }
 
-    /// Merges the write-ahead log into the database file, so that the file alone holds every
-    /// row the command committed.
-    ///
-    /// Closing the database does this too, but the close can finish on one of Coffer's queues
-    /// after the command returns (`CofferCommand.waitForDatabasesToClose()` waits for it); this
-    /// makes the file complete as soon as the command's writing is done.
-    /// - Throws: ``DatabaseError`` when the checkpoint fails (the rows stay safe in the log).
+    /// Closes the database once the command's writing is done: its rows are committed, the
+    /// write-ahead log merged into the file and the file released, so the file alone holds every
+    /// row the command wrote before the command prints its result.
+    /// - Throws: ``DatabaseError`` when the close fails (`.busy`, a write that could not commit);
+    ///   the rows committed so far stay safe in the log.
     func finishWriting() throws {
-        try database.checkpoint(truncate: true)
+        try database.close()
     }
 }
