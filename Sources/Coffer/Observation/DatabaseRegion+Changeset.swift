@@ -25,13 +25,7 @@ extension DatabaseRegion {
             collections.contains(collection) || covered.contains { $0.isAllowed(collection) }
         }
         let watchesCollections = !collections.isEmpty || !covered.isEmpty
-        for ck in rows {
-            if changeset.changesObject(ck) || changeset.changesMetadata(ck) || changeset.removedKeys.contains(ck)
-                || changeset.removedCollections.contains(ck.collection)
-            {
-                return true
-            }
-        }
+        if rows.contains(where: { changeset.changes($0, object: true, metadata: true) }) { return true }
         if watchesCollections, changeset.removedCollections.contains(where: inRegion) { return true }
         guard watchesCollections else { return false }
         if changeset.removedKeys.contains(where: { inRegion($0.collection) }) { return true }
