@@ -71,8 +71,9 @@ public struct Serializer: Sendable {
     }
 }
 
-/// The type a codec stores, compared by identity and named in error messages.
-struct ValueType: Sendable, Equatable {
+/// The type a codec stores: its identity, to compare with a handle's type, and its name, for
+/// error messages.
+struct ValueType: Sendable {
     let id: ObjectIdentifier
     let name: String
 
@@ -80,6 +81,4 @@ struct ValueType: Sendable, Equatable {
         id = ObjectIdentifier(type)
         name = String(reflecting: type)
     }
-
-    static func == (lhs: ValueType, rhs: ValueType) -> Bool { lhs.id == rhs.id }
 }
