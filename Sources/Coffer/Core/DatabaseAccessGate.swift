@@ -91,9 +91,10 @@ final class DatabaseAccessGate: Sendable {
         return try body()
     }
 
-    /// Closes the gate for good once every shared hold has ended: from then on every entry
-    /// throws `.closed`. New entries wait meanwhile, so they either go on (when this gives up)
-    /// or fail with `.closed`, never both.
+    /// Closes the gate for good once every shared hold has ended.
+    ///
+    /// From then on every entry throws `.closed`. New entries wait meanwhile, so they either go
+    /// on (when this gives up) or fail with `.closed`, never both.
     ///
     /// - Parameter deadline: When to give up waiting for a rotation or for open transactions.
     /// - Returns: false when the gate was closed already.

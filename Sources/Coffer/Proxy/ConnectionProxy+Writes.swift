@@ -125,7 +125,9 @@ extension ConnectionProxy {
     }
 
     /// Records many sets and removals (a nil object) under one lock; returns each change's version,
-    /// in order. ``Preferences`` hands its bursts over with it.
+    /// in order.
+    ///
+    /// ``Preferences`` hands its bursts over with it.
     func stageBatch(_ changes: [(CollectionKey, (any Sendable)?)]) -> [UInt64] {
         guard !changes.isEmpty else { return [] }
         var versions: [UInt64] = []
