@@ -9,6 +9,7 @@ enum SuiteRegistry {
             BaselineSuite(),
             CofferSuite(),
             CofferRawSuite(),
+            CofferExtensionSuite(),
             BaselineScaleSuite(),
             CofferScaleSuite(),
         ]
