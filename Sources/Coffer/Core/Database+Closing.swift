@@ -90,12 +90,15 @@ extension Database {
         state.withLock { $0.connections.values.compactMap(\.connection) }
     }
 
-    /// Logs, once per database, that `call` was made after the close and did nothing.
-    func noteUseAfterClose(_ call: String) {
-        guard !loggedUseAfterClose.exchange(true, ordering: .relaxed) else { return }
+    /// Whether the database is open; when it is closed, logs (once per database) that `call`
+    /// did nothing. For the calls that cannot throw and so do nothing after a close.
+    func isUsable(for call: String) -> Bool {
+        guard gate.isClosed else { return true }
+        guard !loggedUseAfterClose.exchange(true, ordering: .relaxed) else { return false }
         logger.warning(
             "Coffer: \(call) was called after the database was closed; it did nothing",
             metadata: ["path": "\(url.path)"])
+        return false
     }
 
     /// Waits until the database at `url` has finished closing in this process, so that the file

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Lets key rotation and `Database.close(timeout:)` wait until no connection uses
 /// its SQLite handle, and keeps new transactions out while the file is swapped or closed.
@@ -11,13 +12,14 @@ final class DatabaseAccessGate: Sendable {
     private struct State {
         var shared = 0
         var exclusive = false
-        /// Set once the database is closed: every later entry throws `.closed`.
-        var closed = false
         /// When the last transaction ended, in `DispatchTime` nanoseconds.
         var lastLeft: UInt64 = 0
     }
 
     private let state = Locked(State())
+    /// Set once, under the state lock, when the database is closed: every later entry throws
+    /// `.closed`. Atomic so that the checks of proxy and preference calls take no lock.
+    private let closed = Atomic<Bool>(false)
     /// The database file, named by the `.closed` error.
     private let path: String
 
@@ -26,7 +28,7 @@ final class DatabaseAccessGate: Sendable {
     }
 
     /// Whether the database was closed.
-    var isClosed: Bool { state.withLock { $0.closed } }
+    var isClosed: Bool { closed.load(ordering: .acquiring) }
 
     /// Whether a rotation or a close holds the gate (and new transactions wait).
     var isHeldExclusively: Bool { state.withLock { $0.exclusive } }
@@ -48,7 +50,7 @@ final class DatabaseAccessGate: Sendable {
         let deadline = ContinuousClock.now + timeout
         while true {
             let entered = try state.withLock { state -> Bool in
-                guard !state.closed else { throw closedError }
+                guard !isClosed else { throw closedError }
                 guard !state.exclusive else { return false }
                 state.shared += 1
                 return true
@@ -80,7 +82,7 @@ final class DatabaseAccessGate: Sendable {
     ///   or another rotation holds the gate, or whatever `body` throws.
     func withExclusiveAccess<T>(timeout: Duration, _ body: () throws -> T) throws -> T {
         let claimed = try state.withLock { state -> Bool in
-            guard !state.closed else { throw closedError }
+            guard !isClosed else { throw closedError }
             guard !state.exclusive else { return false }
             state.exclusive = true
             return true
@@ -103,7 +105,7 @@ final class DatabaseAccessGate: Sendable {
     func close(until deadline: ContinuousClock.Instant) throws -> Bool {
         while true {
             let claimed = state.withLock { state -> Bool? in
-                if state.closed { return nil }
+                if isClosed { return nil }
                 guard !state.exclusive else { return false }
                 state.exclusive = true
                 return true
@@ -121,7 +123,7 @@ final class DatabaseAccessGate: Sendable {
             state.withLock { $0.exclusive = false }
             throw error
         }
-        state.withLock { $0.closed = true }
+        state.withLock { _ in closed.store(true, ordering: .releasing) }
         return true
     }
 

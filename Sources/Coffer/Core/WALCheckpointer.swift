@@ -134,10 +134,7 @@ final class WALCheckpointer: Sendable {
         openingWith open: () throws -> SQLiteConnection, _ body: (SQLiteConnection) throws -> T
     ) throws -> T {
         try handle.withLock { current in
-            guard !closed.load(ordering: .acquiring) else {
-                throw DatabaseError(
-                    .closed, "the database was closed; open the file again to go on using it", path: path)
-            }
+            guard !closed.load(ordering: .acquiring) else { throw activity.closedError }
             if let current { return try body(current) }
             let opened = try open()
             current = opened

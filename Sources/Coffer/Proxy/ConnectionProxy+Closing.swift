@@ -15,11 +15,4 @@ extension ConnectionProxy: CloseParticipant {
         try signal.result.get()
     }
 
-    /// Whether the database is open; when it is closed, logs (once per database) that `call`
-    /// did nothing.
-    func isUsable(for call: String) -> Bool {
-        guard database.gate.isClosed else { return true }
-        database.noteUseAfterClose(call)
-        return false
-    }
 }

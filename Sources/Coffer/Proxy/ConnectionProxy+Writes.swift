@@ -12,7 +12,7 @@ extension ConnectionProxy {
         _ object: (any Sendable)?, forKey key: String, inCollection collection: String?,
         withMetadata metadata: (any Sendable)? = nil
     ) {
-        guard isUsable(for: "ConnectionProxy.setObject") else { return }
+        guard database.isUsable(for: "ConnectionProxy.setObject") else { return }
         stageSet(object, metadata: metadata, CollectionKey(collection: collection ?? "", key: key))
     }
 
@@ -59,14 +59,14 @@ extension ConnectionProxy {
     /// Removes the row for `key` in `collection`.
     /// - Complexity: O(1); the removal happens later in a batch.
     public func removeObject(forKey key: String, inCollection collection: String?) {
-        guard isUsable(for: "ConnectionProxy.removeObject") else { return }
+        guard database.isUsable(for: "ConnectionProxy.removeObject") else { return }
         stageRemove(CollectionKey(collection: collection ?? "", key: key))
     }
 
     /// Removes the rows for `keys` in `collection`.
     /// - Complexity: O(keys); the removals happen later in one batch.
     public func removeObjects(forKeys keys: [String], inCollection collection: String?) {
-        guard isUsable(for: "ConnectionProxy.removeObjects") else { return }
+        guard database.isUsable(for: "ConnectionProxy.removeObjects") else { return }
         let collection = collection ?? ""
         let mustWrite = state.withLock { state -> Bool in
             var mustWrite = false

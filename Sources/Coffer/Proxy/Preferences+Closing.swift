@@ -16,10 +16,4 @@ extension Preferences: CloseParticipant {
         for sink in sinks { sink.finish() }
     }
 
-    /// Whether the database is open; when it is closed, logs (once per database) that `call` did nothing.
-    func isUsable(for call: String) -> Bool {
-        guard database.gate.isClosed else { return true }
-        database.noteUseAfterClose(call)
-        return false
-    }
 }

@@ -89,7 +89,7 @@ extension Preferences {
 
     /// Updates memory and lists the key for the next hand-off to the proxy.
     func store(_ value: PreferenceValue?, forKey key: String) {
-        guard isUsable(for: "Preferences.set") else { return }
+        guard database.isUsable(for: "Preferences.set") else { return }
         let mustAnnounce = state.withLock { $0.noteLocal(value, forKey: key) }
         if mustAnnounce {
             // A short window gathers a burst of sets into one announcement, and keeps the setter

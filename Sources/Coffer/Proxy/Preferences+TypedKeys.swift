@@ -20,7 +20,7 @@ extension Preferences {
     public subscript<Value>(key: Key<Value>) -> Value {
         get { value(for: key) }
         set {
-            guard isUsable(for: "Preferences[key] =") else { return }
+            guard database.isUsable(for: "Preferences[key] =") else { return }
             do {
                 try set(newValue, for: key)
             } catch {
