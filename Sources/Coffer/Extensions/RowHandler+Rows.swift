@@ -24,31 +24,22 @@ extension RowHandler {
     public static func object(
         _ body: @escaping @Sendable (_ row: ObjectRow<any Sendable>, _ values: inout Values) throws -> Void
     ) -> RowHandler {
-        RowHandler(kind: .object) { tx, values, ck, object, _ in
-            guard let object = try object.value() else { return }
-            try body(ObjectRow(collection: ck.collection, key: ck.key, object: object, transaction: tx), &values)
-        }
+        object(reading: { try $0.value() }, body)
     }
 
     /// A handler that derives values from objects of type `T`; rows holding anything else get no entry.
     public static func object<T>(
         _ type: T.Type, _ body: @escaping @Sendable (_ row: ObjectRow<T>, _ values: inout Values) throws -> Void
     ) -> RowHandler {
-        RowHandler(kind: .object) { tx, values, ck, object, _ in
-            guard let object = try object.value(as: T.self) else { return }
-            try body(ObjectRow(collection: ck.collection, key: ck.key, object: object, transaction: tx), &values)
-        }
+        object(reading: { try $0.value(as: T.self) }, body)
     }
 
     /// A handler that derives values from the metadata, whatever its type (nil when the row has none).
     public static func metadata(
         _ body: @escaping @Sendable (_ row: MetadataRow<(any Sendable)?>, _ values: inout Values) throws -> Void
     ) -> RowHandler {
-        RowHandler(kind: .metadata) { tx, values, ck, _, metadata in
-            let row = MetadataRow(
-                collection: ck.collection, key: ck.key, metadata: try metadata.value(), transaction: tx)
-            try body(row, &values)
-        }
+        // Every row gets a call: `.some(nil)` is a row without metadata.
+        metadata(reading: { .some(try $0.value()) }, body)
     }
 
     /// A handler that derives values from metadata of type `T`; rows whose metadata is absent or
@@ -56,8 +47,27 @@ extension RowHandler {
     public static func metadata<T>(
         _ type: T.Type, _ body: @escaping @Sendable (_ row: MetadataRow<T>, _ values: inout Values) throws -> Void
     ) -> RowHandler {
+        metadata(reading: { try $0.value(as: T.self) }, body)
+    }
+
+    /// An object handler reading the object with `read`; rows it gives nil for get no entry.
+    private static func object<T>(
+        reading read: @escaping @Sendable (LazyValue) throws -> T?,
+        _ body: @escaping @Sendable (_ row: ObjectRow<T>, _ values: inout Values) throws -> Void
+    ) -> RowHandler {
+        RowHandler(kind: .object) { tx, values, ck, object, _ in
+            guard let object = try read(object) else { return }
+            try body(ObjectRow(collection: ck.collection, key: ck.key, object: object, transaction: tx), &values)
+        }
+    }
+
+    /// A metadata handler reading the metadata with `read`; rows it gives nil for get no entry.
+    private static func metadata<T>(
+        reading read: @escaping @Sendable (LazyValue) throws -> T?,
+        _ body: @escaping @Sendable (_ row: MetadataRow<T>, _ values: inout Values) throws -> Void
+    ) -> RowHandler {
         RowHandler(kind: .metadata) { tx, values, ck, _, metadata in
-            guard let metadata = try metadata.value(as: T.self) else { return }
+            guard let metadata = try read(metadata) else { return }
             try body(MetadataRow(collection: ck.collection, key: ck.key, metadata: metadata, transaction: tx), &values)
         }
     }

@@ -54,7 +54,7 @@ public struct RowHandler<Values>: Sendable {
                 _ transaction: ReadTransaction, _ values: inout Values, _ collection: String, _ key: String
             ) throws -> Void
     ) -> RowHandler {
-        RowHandler(kind: .key) { tx, values, ck, _, _ in try body(tx, &values, ck.collection, ck.key) }
+        key { row, values in try body(row.transaction, &values, row.collection, row.key) }
     }
 
     /// A handler that derives values from the object.
@@ -65,10 +65,7 @@ public struct RowHandler<Values>: Sendable {
                 _ object: any Sendable
             ) throws -> Void
     ) -> RowHandler {
-        RowHandler(kind: .object) { tx, values, ck, object, _ in
-            guard let object = try object.value() else { return }
-            try body(tx, &values, ck.collection, ck.key, object)
-        }
+        object { row, values in try body(row.transaction, &values, row.collection, row.key, row.object) }
     }
 
     /// A handler that derives values from objects of type `T`; rows holding anything else get no entry.
@@ -83,10 +80,7 @@ public struct RowHandler<Values>: Sendable {
                 _ transaction: ReadTransaction, _ values: inout Values, _ collection: String, _ key: String, _ object: T
             ) throws -> Void
     ) -> RowHandler {
-        RowHandler(kind: .object) { tx, values, ck, object, _ in
-            guard let object = try object.value(as: T.self) else { return }
-            try body(tx, &values, ck.collection, ck.key, object)
-        }
+        object(T.self) { row, values in try body(row.transaction, &values, row.collection, row.key, row.object) }
     }
 
     /// A handler that derives values from the metadata (nil when the row has none).
@@ -97,9 +91,7 @@ public struct RowHandler<Values>: Sendable {
                 _ metadata: (any Sendable)?
             ) throws -> Void
     ) -> RowHandler {
-        RowHandler(kind: .metadata) { tx, values, ck, _, metadata in
-            try body(tx, &values, ck.collection, ck.key, try metadata.value())
-        }
+        metadata { row, values in try body(row.transaction, &values, row.collection, row.key, row.metadata) }
     }
 
     /// A handler that derives values from metadata of type `T`; rows whose metadata is absent or
@@ -114,9 +106,8 @@ public struct RowHandler<Values>: Sendable {
                 _ metadata: T
             ) throws -> Void
     ) -> RowHandler {
-        RowHandler(kind: .metadata) { tx, values, ck, _, metadata in
-            guard let metadata = try metadata.value(as: T.self) else { return }
-            try body(tx, &values, ck.collection, ck.key, metadata)
+        metadata(T.self) { row, values in
+            try body(row.transaction, &values, row.collection, row.key, row.metadata)
         }
     }
 
@@ -128,9 +119,8 @@ public struct RowHandler<Values>: Sendable {
                 _ object: any Sendable, _ metadata: (any Sendable)?
             ) throws -> Void
     ) -> RowHandler {
-        RowHandler(kind: .row) { tx, values, ck, object, metadata in
-            guard let object = try object.value() else { return }
-            try body(tx, &values, ck.collection, ck.key, object, try metadata.value())
+        row { row, values in
+            try body(row.transaction, &values, row.collection, row.key, row.object, row.metadata)
         }
     }
 
