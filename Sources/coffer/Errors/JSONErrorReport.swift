@@ -32,20 +32,12 @@ struct JSONErrorReport: Codable, Equatable {
     /// The report as one line of JSON; a fixed fallback if encoding fails, so the promise of one
     /// JSON object holds even then.
     func encoded() -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(self) else {
-            return #"{"code":"failure","exitStatus":1,"message":"cannot encode the error report"}"#
-        }
-        return String(decoding: data, as: UTF8.self)
+        JSONOutput.text(of: self) ?? #"{"code":"failure","exitStatus":1,"message":"cannot encode the error report"}"#
     }
 
     /// A help screen as one JSON document, `{"help": "…"}`, for `--help` given with `--json`.
     static func helpDocument(_ text: String) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(["help": text]) else { return #"{"help":""}"# }
-        return String(decoding: data, as: UTF8.self)
+        JSONOutput.text(of: ["help": text]) ?? #"{"help":""}"#
     }
 }
 
