@@ -20,6 +20,12 @@ package final class SQLiteConnection: @unchecked Sendable {
     @exclusivity(unchecked) private var recentConstants = [RecentStatement?](repeating: nil, count: 64)
     /// Keeps the WAL hook's callback alive as long as the handle.
     var walHookBox: AnyObject?
+    /// Statements prepared under an authorizer, apart from `statementCache` so that one is
+    /// never handed to another scope or to a caller without one.
+    var scopedStatementCache: [ScopedStatementKey: Statement] = [:]
+    /// The authorizer SQLite calls now, if any: SQLite cannot report it, and a nested scoped
+    /// call must put it back.
+    var installedAuthorizer: AuthorizerBox?
 
     /// Opens (and by default creates) the database file at `path`.
     ///
@@ -145,12 +151,15 @@ package final class SQLiteConnection: @unchecked Sendable {
     /// Finalizes every cached statement (they are prepared again on demand).
     package func clearStatementCache() {
         statementCache.removeAll()
+        scopedStatementCache.removeAll()
         constantStatements.removeAll()
         for slot in recentConstants.indices { recentConstants[slot] = nil }
     }
 
     /// The number of statements currently cached.
-    package var cachedStatementCount: Int { statementCache.count + constantStatements.count }
+    package var cachedStatementCount: Int {
+        statementCache.count + scopedStatementCache.count + constantStatements.count
+    }
 
     /// The rowid of the most recent successful INSERT on this connection.
     package var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }

@@ -49,6 +49,7 @@ extension SQLiteError {
         package static let cantopen: Int32 = 14
         package static let constraint: Int32 = 19
         package static let misuse: Int32 = 21
+        package static let auth: Int32 = 23
         package static let notadb: Int32 = 26
         package static let row: Int32 = 100
         package static let done: Int32 = 101
@@ -58,4 +59,6 @@ extension SQLiteError {
     package var isNotADatabase: Bool { code == ResultCode.notadb }
     /// Whether the failure is a uniqueness or other constraint violation.
     package var isConstraint: Bool { code == ResultCode.constraint }
+    /// Whether an authorizer refused the statement (see `SQLiteConnection.prepare(_:authorizer:)`).
+    package var isNotAuthorized: Bool { code == ResultCode.auth }
 }

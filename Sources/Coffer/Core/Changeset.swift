@@ -18,8 +18,18 @@ public struct Changeset: Sendable {
     public let allKeysRemoved: Bool
     /// The transaction's ``ReadWriteTransaction/notificationCustomObject``.
     public let customObject: (any Sendable)?
-    /// Per-extension changes, by registered extension name.
+    /// Per-extension changes, by registered extension name (``changes(for:as:)`` reads one typed).
     public let extensionChanges: [String: any Sendable]
+    /// Extensions the commit unregistered: those asked for, and every extension depending on them.
+    public let unregisteredExtensions: Set<String>
+    /// Whether this changeset stands for commits the connection lost track of, so that every row
+    /// and every extension must be taken as changed.
+    ///
+    /// A connection that falls further behind than the database keeps changesets (the last
+    /// 10,000 commits) gets one such changeset in place of the ones it missed: a long-lived read
+    /// transaction returns it when it advances, every change question answers yes for it, and
+    /// every extension state is told (``ExtensionConnectionState/reset()``). Reload what you show.
+    public let isReset: Bool
 
     /// What happened to each set, replaced or touched row, with how sibling connections update their
     /// caches (internal: values never leave the process through the public API of a changeset).
@@ -82,11 +92,14 @@ public struct Changeset: Sendable {
         self.allKeysRemoved = allKeysRemoved
         self.customObject = customObject
         self.extensionChanges = extensionChanges
+        self.unregisteredExtensions = []
+        self.isReset = false
     }
 
     init(
         snapshot: UInt64, connectionID: UInt64, connectionName: String?, changes: PendingChanges,
-        customObject: (any Sendable)?, extensionChanges: [String: any Sendable]
+        customObject: (any Sendable)?, extensionChanges: [String: any Sendable],
+        unregisteredExtensions: Set<String> = []
     ) {
         self.snapshot = snapshot
         self.connectionID = connectionID
@@ -97,6 +110,34 @@ public struct Changeset: Sendable {
         self.allKeysRemoved = changes.allKeysRemoved
         self.customObject = customObject
         self.extensionChanges = extensionChanges
+        self.unregisteredExtensions = unregisteredExtensions
+        self.isReset = false
+    }
+
+    /// The changeset standing for every commit up to `snapshot` that a connection lost track of.
+    init(resetTo snapshot: UInt64) {
+        self.snapshot = snapshot
+        self.connectionID = 0
+        self.connectionName = nil
+        self.rows = ChangedRows(folded: [:], writes: [])
+        self.removedKeys = []
+        self.removedCollections = []
+        self.allKeysRemoved = false
+        self.customObject = nil
+        self.extensionChanges = [:]
+        self.unregisteredExtensions = []
+        self.isReset = true
+    }
+
+    /// The part of extension `name` in this commit, as the type its transaction object
+    /// contributes (nil when it changed nothing, or the type differs).
+    public func changes<Changes: Sendable>(for name: String, as type: Changes.Type) -> Changes? {
+        extensionChanges[name] as? Changes
+    }
+
+    /// Whether the commit changed anything of extension `name` (its part, its unregistration, or a reset).
+    public func hasExtensionChange(_ name: String) -> Bool {
+        isReset || extensionChanges[name] != nil || unregisteredExtensions.contains(name)
     }
 
     /// Whether the object of `ck` was set, replaced or touched (O(1)).
@@ -107,7 +148,8 @@ public struct Changeset: Sendable {
 
     var isEmpty: Bool {
         rows.isEmpty && removedKeys.isEmpty && removedCollections.isEmpty
-            && !allKeysRemoved && customObject == nil && extensionChanges.isEmpty
+            && !allKeysRemoved && customObject == nil && extensionChanges.isEmpty && unregisteredExtensions.isEmpty
+            && !isReset
     }
 }
 
@@ -297,6 +339,9 @@ struct PendingChanges {
     var allKeysRemoved = false
     /// Whether anything was written to the file (touches are not).
     var hasDiskChanges = false
+    /// How often extension flushes changed each row, counted only while they run (nil otherwise):
+    /// a row changed again and again means flush rounds that do not converge.
+    var flushWriteCounts: [CollectionKey: Int]?
 
     var isEmpty: Bool {
         folded.isEmpty && pendingWrites.isEmpty && removedKeys.isEmpty && removedCollections.isEmpty
@@ -308,11 +353,13 @@ struct PendingChanges {
 
     /// Records a whole-row write: both values replaced, `inserted` when the row is new.
     mutating func recordWrite(_ ck: CollectionKey, object: CacheUpdate, metadata: CacheUpdate, inserted: Bool) {
+        if flushWriteCounts != nil { flushWriteCounts?[ck, default: 0] += 1 }
         pendingWrites.append((ck, RowChange(object: object, metadata: metadata, inserted: inserted)))
     }
 
     /// Changes the record of one row in place (replacing one value, touching).
     mutating func updateRow(_ ck: CollectionKey, _ body: (inout RowChange) -> Void) {
+        if flushWriteCounts != nil { flushWriteCounts?[ck, default: 0] += 1 }
         foldPendingWrites()
         body(&folded[ck, default: RowChange()])
     }
@@ -346,6 +393,7 @@ struct PendingChanges {
     }
 
     mutating func noteRemoved(_ ck: CollectionKey) {
+        if flushWriteCounts != nil { flushWriteCounts?[ck, default: 0] += 1 }
         foldPendingWrites()
         folded[ck] = nil
         removedKeys.insert(ck)
@@ -353,6 +401,7 @@ struct PendingChanges {
     }
 
     mutating func noteRemovedCollection(_ collection: String) {
+        if flushWriteCounts != nil { flushWriteCounts?[CollectionKey(collection: collection, key: ""), default: 0] += 1 }
         foldPendingWrites()
         folded = folded.filter { $0.key.collection != collection }
         removedKeys = removedKeys.filter { $0.collection != collection }
@@ -361,7 +410,9 @@ struct PendingChanges {
     }
 
     mutating func noteRemovedAll() {
+        let counts = flushWriteCounts
         self = PendingChanges()
+        flushWriteCounts = counts
         allKeysRemoved = true
         hasDiskChanges = true
     }

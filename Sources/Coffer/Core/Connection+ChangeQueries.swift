@@ -68,7 +68,7 @@ extension Connection {
 
     /// Whether every collection was emptied.
     public func didClearAllCollections(in changesets: [Changeset]) -> Bool {
-        changesets.contains { $0.allKeysRemoved }
+        changesets.contains { $0.allKeysRemoved || $0.isReset }
     }
 
     /// Calls `body` once with each changed key of `collection` (objects, metadata, removals).
@@ -105,9 +105,9 @@ extension Connection {
 }
 
 extension Changeset {
-    /// Whether this changeset empties `collection`.
+    /// Whether this changeset empties `collection` (or, being a reset, may have).
     func clears(_ collection: String) -> Bool {
-        allKeysRemoved || removedCollections.contains(collection)
+        allKeysRemoved || isReset || removedCollections.contains(collection)
     }
 
     /// Whether the row's object (`object`) or metadata (`metadata`) changed, or the row went.

@@ -26,7 +26,10 @@ extension Connection {
     public func flushMemory(_ flags: FlushMemoryFlags = .all) {
         let inside = TransactionGuard.isInside(connection: id)
         try? onQueue {
-            if flags.contains(.caches) { core.flushCaches() }
+            if flags.contains(.caches) {
+                core.flushCaches()
+                for slot in core.extensionStates.values { slot.state.flushMemory() }
+            }
             if flags.contains(.statements) && !inside { core.sqlite.clearStatementCache() }
             if flags.contains(.sqliteMemory) { core.sqlite.releaseMemory() }
         }

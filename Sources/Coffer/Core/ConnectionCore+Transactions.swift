@@ -115,7 +115,8 @@ extension ConnectionCore {
         }
         let changes = tx.changes
         let custom = tx.notificationCustomObject
-        guard !changes.isEmpty || custom != nil || !extensionChanges.isEmpty else {
+        guard !changes.isEmpty || custom != nil || !extensionChanges.isEmpty || !tx.unregisteredExtensions.isEmpty
+        else {
             do {
                 try mapSQLite { try sqlite.cachedStatement(SQL.commit).run() }
             } catch {
@@ -129,7 +130,8 @@ extension ConnectionCore {
         let newSnapshot = start + 1
         let changeset = Changeset(
             snapshot: newSnapshot, connectionID: id, connectionName: connection.name, changes: changes,
-            customObject: custom, extensionChanges: extensionChanges)
+            customObject: custom, extensionChanges: extensionChanges,
+            unregisteredExtensions: tx.unregisteredExtensions)
         database.addPending(changeset)
         do {
             try database.snapshotGate.commit {

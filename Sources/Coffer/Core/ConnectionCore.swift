@@ -110,9 +110,9 @@ final class ConnectionCore: @unchecked Sendable {
     /// This connection's state for the registration `entry`; a state left from an earlier
     /// registration under the same name is replaced.
     func extensionState(for entry: ExtensionRegistry.Entry) -> any ExtensionConnectionState {
-        if let slot = extensionStates[entry.name], slot.registration == entry.registration { return slot.state }
-        let state = entry.implementation.makeConnectionState(registeredName: entry.name)
-        extensionStates[entry.name] = (entry.registration, state)
+        if let slot = extensionStates[entry.name], slot.registration == entry.registration.id { return slot.state }
+        let state = entry.implementation.makeConnectionState(entry.registration)
+        extensionStates[entry.name] = (entry.registration.id, state)
         return state
     }
 
@@ -140,12 +140,14 @@ final class ConnectionCore: @unchecked Sendable {
         guard target > snapshot else { return [] }
         defer { snapshot = target }
         guard let changesets = database.changesets(after: snapshot, through: target) else {
-            // Some changesets are no longer retained: the caches cannot be patched, so start over.
+            // Some changesets are no longer retained: the caches cannot be patched, so start over,
+            // and say so to extensions and to whoever asked for the changesets.
             flushCaches()
+            for slot in extensionStates.values { slot.state.reset() }
             database.logger.warning(
-                "Coffer: a connection fell too far behind; its caches were flushed",
+                "Coffer: a connection fell too far behind; its caches were flushed and its extensions reset",
                 metadata: ["connection": "\(id)"])
-            return []
+            return [Changeset(resetTo: target)]
         }
         for changeset in changesets { apply(changeset) }
         return changesets
@@ -160,8 +162,9 @@ final class ConnectionCore: @unchecked Sendable {
 
     /// Updates the caches for one sibling commit, per object policy (YapDatabase's `processChangeset`).
     func apply(_ changeset: Changeset) {
+        for name in changeset.unregisteredExtensions { extensionStates[name] = nil }
         for (name, slot) in extensionStates {
-            slot.state.noteCommitted(changeset.extensionChanges[name])
+            slot.state.deliver(changeset.extensionChanges[name])
         }
         // Nothing cached, nothing to patch; walking the rows would also fold the changeset's row list.
         guard !(objectCache.isEmpty && metadataCache.isEmpty) else { return }

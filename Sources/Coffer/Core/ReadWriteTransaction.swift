@@ -14,6 +14,8 @@ public final class ReadWriteTransaction: ReadTransaction {
     var isRolledBack = false
     /// The error of a failed extension hook: the transaction then rolls back and throws it.
     var doomingError: (any Error)?
+    /// Extensions this transaction unregistered (with their dependents), for the changeset.
+    var unregisteredExtensions: Set<String> = []
 
     /// A value delivered with this commit's ``Changeset`` (YapDatabase's custom notification object).
     public var notificationCustomObject: (any Sendable)?

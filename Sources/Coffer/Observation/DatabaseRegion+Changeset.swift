@@ -8,11 +8,15 @@ extension DatabaseRegion {
     ///   extension is in the region.
     func isModified(by changeset: Changeset, in database: Database) -> Bool {
         if isEmpty { return false }
+        if changeset.isReset { return true }
         let anyRowChange =
             !changeset.rows.isEmpty || !changeset.removedKeys.isEmpty || !changeset.removedCollections.isEmpty
             || changeset.allKeysRemoved
-        if isEverything { return anyRowChange || changeset.customObject != nil || !changeset.extensionChanges.isEmpty }
-        if extensions.contains(where: { changeset.extensionChanges[$0] != nil }) { return true }
+        if isEverything {
+            return anyRowChange || changeset.customObject != nil || !changeset.extensionChanges.isEmpty
+                || !changeset.unregisteredExtensions.isEmpty
+        }
+        if extensions.contains(where: changeset.hasExtensionChange) { return true }
         guard anyRowChange else { return false }
         if changeset.allKeysRemoved { return true }
         // The collections an extension covers, or nil when it may cover any.
@@ -34,10 +38,6 @@ extension DatabaseRegion {
 
     /// The collections a registered extension derives from, when it says.
     private static func coveredCollections(ofExtension name: String, in database: Database) -> AllowList<String>? {
-        switch database.registeredExtension(name) {
-        case let index as SecondaryIndex: index.allowedCollections
-        case let search as FullTextSearch: search.allowedCollections
-        default: nil
-        }
+        database.registeredExtension(name)?.derivedCollections
     }
 }

@@ -69,7 +69,7 @@ extension Preferences {
             state.withLock { $0.committedLocalVersion = max($0.committedLocalVersion, commit.version) }
             return
         }
-        let reloadAll = changeset.allKeysRemoved || changeset.removedCollections.contains(collection)
+        let reloadAll = changeset.clears(collection)
         var touched = Set<String>()
         for ck in changeset.objectChanges where ck.collection == collection { touched.insert(ck.key) }
         for ck in changeset.removedKeys where ck.collection == collection { touched.insert(ck.key) }

@@ -89,6 +89,8 @@ public struct DatabaseQuery: Sendable {
 
     /// The number of values the query binds (after list expansion).
     public var bindingCount: Int { bindings.count }
+    /// The values bound to the SQL's parameters, in order.
+    public var arguments: [DatabaseValue] { bindings }
 }
 
 extension DatabaseQuery: CustomStringConvertible {

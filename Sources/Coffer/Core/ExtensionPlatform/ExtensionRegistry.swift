@@ -1,13 +1,15 @@
 import Foundation
 
 /// The extensions registered with a database, in registration order (hooks run in this order).
+///
+/// A dependency is always registered before its dependents, so registration order is also
+/// dependency order.
 struct ExtensionRegistry {
     struct Entry {
         let name: String
-        let implementation: any ExtensionImplementation
-        /// Tells this registration from an earlier one under the same name, whose per-connection
-        /// states (configuration, prepared SQL) other connections may still hold.
-        let registration: UInt64
+        let implementation: any DatabaseExtension
+        /// This registration (per-connection states made for an earlier one are replaced).
+        let registration: ExtensionRegistration
     }
 
     private(set) var entries: [Entry] = []
@@ -22,9 +24,37 @@ struct ExtensionRegistry {
     }
 
     /// A new entry for `implementation` under `name`, not registered yet.
-    mutating func makeEntry(name: String, implementation: any ExtensionImplementation) -> Entry {
+    /// - Throws: ``DatabaseError`` `.extensionFailure` when a dependency is missing or a table
+    ///   name is taken by a registered extension or by the core.
+    mutating func makeEntry(name: String, implementation: any DatabaseExtension) throws -> Entry {
+        var dependencyTables: [String] = []
+        for dependency in implementation.dependencies.sorted() {
+            guard let entry = entry(named: dependency) else {
+                throw DatabaseError(
+                    .extensionFailure,
+                    "extension \"\(name)\" depends on \"\(dependency)\", which is not registered; register it first")
+            }
+            dependencyTables += entry.registration.tableNames
+        }
+        let tables = implementation.tableNames(registeredName: name)
+        let taken = ExtensionAccessPolicy.withShadows(entries.flatMap(\.registration.tableNames))
+        for table in tables {
+            let names = ExtensionAccessPolicy.withShadows([table])
+            let folded = table.lowercased()
+            guard ExtensionSQL.isPlainIdentifier(table), !folded.hasPrefix("sqlite_"),
+                !["database2", "yap2"].contains(folded)
+            else {
+                throw DatabaseError(.extensionFailure, "extension \"\(name)\" cannot own a table named \"\(table)\"")
+            }
+            guard taken.isDisjoint(with: names) else {
+                throw DatabaseError(
+                    .extensionFailure, "extension \"\(name)\" declares table \"\(table)\", which another extension owns")
+            }
+        }
         lastRegistration += 1
-        return Entry(name: name, implementation: implementation, registration: lastRegistration)
+        let registration = ExtensionRegistration(
+            name: name, tableNames: tables, dependencyTableNames: dependencyTables, id: lastRegistration)
+        return Entry(name: name, implementation: implementation, registration: registration)
     }
 
     mutating func add(_ entry: Entry) {
@@ -35,6 +65,16 @@ struct ExtensionRegistry {
     mutating func remove(named name: String) {
         entries.removeAll { $0.name == name }
     }
+
+    /// `name` and every registered extension that depends on it, directly or not, dependents
+    /// first (the order to unregister them in).
+    func withDependents(of name: String) -> [String] {
+        var names: Set<String> = [name]
+        for entry in entries where !names.contains(entry.name) {
+            if !entry.implementation.dependencies.isDisjoint(with: names) { names.insert(entry.name) }
+        }
+        return entries.map(\.name).filter(names.contains).reversed()
+    }
 }
 
 /// The `yap2` rows an extension keeps about itself (YapDatabase's layout, DESIGN.md §2).
@@ -44,4 +84,6 @@ enum ExtensionRecord {
     static let versionTagKey = "versionTag"
     /// JSON array of the tables the extension owns, so an orphan can be dropped without its type.
     static let tablesKey = "tables"
+    /// The keys the platform writes for every extension, which ``ExtensionTables/setRecord(_:forKey:)`` refuses.
+    static let reservedKeys: Set<String> = [classKey, classVersionKey, versionTagKey, tablesKey]
 }

@@ -1,5 +1,3 @@
-import CofferSQLite
-
 /// A value that is deserialized only when asked for (YapDatabase's proxy object).
 ///
 /// Extension hooks receive rows whose object or metadata may not be at hand (a touch, a
@@ -9,7 +7,8 @@ public final class LazyValue {
     private var loaded: (any Sendable)??
     private let loader: () throws -> (any Sendable)?
 
-    init(_ value: (any Sendable)?) {
+    /// A value at hand already.
+    public init(_ value: (any Sendable)?) {
         loaded = .some(value)
         loader = { value }
     }
@@ -48,24 +47,32 @@ public final class LazyValue {
 @available(*, unavailable, message: "valid only inside the transaction that produced it")
 extension LazyValue: Sendable {}
 
-/// One row as an extension hook sees it.
-struct ExtensionRow {
-    let collectionKey: CollectionKey
-    let rowid: Int64
-    let object: LazyValue
-    let metadata: LazyValue
+/// One row as an extension hook sees it: where it lives, and its values, decoded on demand.
+///
+/// Valid only inside the hook it was passed to.
+public struct ExtensionRow {
+    /// The row's collection and key.
+    public let collectionKey: CollectionKey
+    /// The row's rowid in `database2` (0 in ``ExtensionTransaction/willInsert(_:)``).
+    public let rowid: Int64
+    /// The row's object.
+    public let object: LazyValue
+    /// The row's metadata.
+    public let metadata: LazyValue
+
+    /// The row's collection.
+    public var collection: String { collectionKey.collection }
+    /// The row's key.
+    public var key: String { collectionKey.key }
+
+    /// Describes one row.
+    public init(collectionKey: CollectionKey, rowid: Int64, object: LazyValue, metadata: LazyValue) {
+        self.collectionKey = collectionKey
+        self.rowid = rowid
+        self.object = object
+        self.metadata = metadata
+    }
 }
 
-/// What an extension's transaction object can reach: the enclosing transaction and SQLite.
-struct ExtensionContext {
-    /// The core transaction the extension serves (read-only or read-write).
-    let transaction: ReadTransaction
-    /// The name the extension was registered under.
-    let registeredName: String
-
-    /// The connection's SQLite handle, for the extension's own tables.
-    var sqlite: SQLiteConnection { transaction.core.sqlite }
-
-    /// The read-write transaction, when this is one.
-    var writeTransaction: ReadWriteTransaction? { transaction as? ReadWriteTransaction }
-}
+@available(*, unavailable, message: "valid only inside the hook it was passed to")
+extension ExtensionRow: Sendable {}

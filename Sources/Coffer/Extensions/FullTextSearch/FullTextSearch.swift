@@ -69,17 +69,18 @@ public struct FullTextSearch: DatabaseExtension {
 /// The handler of a ``FullTextSearch``: fills `text[column] = "…"` for the columns.
 public typealias FullTextSearchHandler = RowHandler<[String: String]>
 
-extension FullTextSearch: ExtensionImplementation {
-    var kind: String { "FullTextSearch" }
-    var classVersion: Int { 1 }
-    var isPersistent: Bool { true }
-
-    func tableNames(registeredName: String) -> [String] {
+extension FullTextSearch {
+    /// The virtual table `fts_<name>` (and the shadow tables its module makes).
+    public func tableNames(registeredName: String) -> [String] {
         [Self.tableName(registeredName: registeredName)]
     }
 
-    func makeConnectionState(registeredName: String) -> any ExtensionConnectionState {
-        FullTextSearchConnectionState(search: self, registeredName: registeredName)
+    /// ``allowedCollections``.
+    public var derivedCollections: AllowList<String>? { allowedCollections }
+
+    /// The search's SQL for one connection.
+    public func makeConnectionState(_ registration: ExtensionRegistration) -> any ExtensionConnectionState {
+        FullTextSearchConnectionState(search: self, registeredName: registration.name)
     }
 
     /// Checks columns, tokenizer and options before anything reaches SQL.

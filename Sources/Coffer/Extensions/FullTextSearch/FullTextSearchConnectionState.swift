@@ -9,6 +9,6 @@ final class FullTextSearchConnectionState: ExtensionConnectionState {
     }
 
     func makeTransaction(_ context: ExtensionContext) -> any ExtensionTransaction {
-        FullTextSearchTransaction(context: context, search: search, sql: sql)
+        DerivedTableMaintainer(FullTextSearchTransaction(context: context, search: search, sql: sql))
     }
 }

@@ -1,17 +1,11 @@
 /// The SQL a full-text search runs, built once per connection from its configuration.
-struct FullTextSearchSQL {
-    /// The `yap2` key under which the table definition is recorded.
-    static let setupKey = "setup"
+struct FullTextSearchSQL: Sendable {
     /// The `yap2` key YapDatabase uses for the module name.
     static let versionKey = "ftsVersion"
 
-    let quotedTable: String
-    let create: String
-    let drop: String
+    /// The virtual table's definition and the statements every derived table shares.
+    let derived: DerivedTableSQL
     let insert: String
-    let deleteRowid: String
-    let deleteAll: String
-    let deleteCollection: String
     let selectRowids: String
     let count: String
     /// `SELECT "rowid", snippet(…) … MATCH ?`: five snippet arguments, then the match expression.
@@ -23,25 +17,20 @@ struct FullTextSearchSQL {
 
     init(registeredName: String, search: FullTextSearch) {
         version = search.version
-        let table = FullTextSearch.tableName(registeredName: registeredName)
-        let quoted = ExtensionSQL.quote(table)
-        quotedTable = quoted
-        var definition = search.columns.map(ExtensionSQL.quote)
-        if let tokenizer = search.tokenizer { definition.append(tokenizer.definition(for: search.version)) }
-        let quote = search.version == .fts5 ? "'" : "\""
-        for (key, value) in search.options.sorted(by: { $0.key < $1.key }) {
-            definition.append("\(key)=\(quote)\(value)\(quote)")
+        derived = DerivedTableSQL(table: FullTextSearch.tableName(registeredName: registeredName)) { quoted in
+            var definition = search.columns.map(ExtensionTables.quote)
+            if let tokenizer = search.tokenizer { definition.append(tokenizer.definition(for: search.version)) }
+            let quote = search.version == .fts5 ? "'" : "\""
+            for (key, value) in search.options.sorted(by: { $0.key < $1.key }) {
+                definition.append("\(key)=\(quote)\(value)\(quote)")
+            }
+            return
+                "CREATE VIRTUAL TABLE IF NOT EXISTS \(quoted) USING \(search.version.rawValue)(\(definition.joined(separator: ", ")))"
         }
-        create =
-            "CREATE VIRTUAL TABLE IF NOT EXISTS \(quoted) USING \(search.version.rawValue)(\(definition.joined(separator: ", ")))"
-        drop = "DROP TABLE IF EXISTS \(quoted)"
-        let names = (["rowid"] + search.columns).map(ExtensionSQL.quote)
+        let quoted = derived.quotedTable
+        let names = (["rowid"] + search.columns).map(ExtensionTables.quote)
         let placeholders = Array(repeating: "?", count: names.count).joined(separator: ", ")
         insert = "INSERT INTO \(quoted) (\(names.joined(separator: ", "))) VALUES (\(placeholders))"
-        deleteRowid = "DELETE FROM \(quoted) WHERE \"rowid\" = ?"
-        deleteAll = "DELETE FROM \(quoted)"
-        deleteCollection =
-            "DELETE FROM \(quoted) WHERE \"rowid\" IN (SELECT \"rowid\" FROM \"database2\" WHERE \"collection\" = ?)"
         selectRowids = "SELECT \"rowid\" FROM \(quoted) WHERE \(quoted) MATCH ?"
         count = "SELECT COUNT(*) FROM \(quoted) WHERE \(quoted) MATCH ?"
         let snippet = "snippet(\(quoted), ?, ?, ?, ?, ?)"

@@ -1,5 +1,3 @@
-import CofferSQLite
-
 /// Searching with SQLite's MATCH syntax (https://sqlite.org/fts3.html#full_text_index_queries).
 ///
 /// The expression is bound as a value, never written into SQL. Matches come in rowid order.
@@ -117,12 +115,8 @@ extension FullTextSearchTransaction {
     /// - Complexity: the full-text query's cost; no row is read or decoded.
     /// - Throws: ``DatabaseError`` `.invalidQuery` for an expression SQLite cannot parse, `.misuse`.
     public func count(matching expression: String) throws -> Int {
-        _ = try queryTransaction()
-        return try mapQuerySQLite {
-            let stmt = try sqlite.prepare(sql.count)
-            try stmt.bind(expression, at: 1)
-            return try stmt.step() ? Int(stmt.int64(0)) : 0
-        }
+        try checkQueryable()
+        return Int(try context.tables.scalar(sql.count, [.text(expression)])?.int64Value ?? 0)
     }
 
     /// A snippet of the row `key` in `collection` for `expression`, or nil when that row does not match.
@@ -131,18 +125,10 @@ extension FullTextSearchTransaction {
         forKey key: String, inCollection collection: String?, matching expression: String,
         options: FullTextSearch.SnippetOptions = .init()
     ) throws -> String? {
-        let transaction = try queryTransaction()
-        guard let rowid = try transaction.rowid(for: CollectionKey(collection: collection ?? "", key: key)) else {
-            return nil
-        }
-        let arguments = try snippetArguments(options)
-        return try mapQuerySQLite {
-            let stmt = try sqlite.prepare(sql.snippetForRowid)
-            for (offset, value) in arguments.enumerated() { try stmt.bind(value: value, at: Int32(offset + 1)) }
-            try stmt.bind(expression, at: 6)
-            try stmt.bind(rowid, at: 7)
-            return try stmt.step() ? stmt.text(0) : nil
-        }
+        try checkQueryable()
+        guard let rowid = try context.rowid(forKey: key, inCollection: collection) else { return nil }
+        let arguments = try snippetArguments(options) + [.text(expression), .integer(rowid)]
+        return try context.tables.scalar(sql.snippetForRowid, arguments)?.stringValue
     }
 
     // MARK: Running
@@ -151,29 +137,21 @@ extension FullTextSearchTransaction {
         _ expression: String, snippet options: FullTextSearch.SnippetOptions?, object: Bool, metadata: Bool,
         _ body: (CollectionKey, (any Sendable)?, (any Sendable)?, String, inout Bool) throws -> Void
     ) throws {
-        let transaction = try queryTransaction()
-        let stmt = try mapQuerySQLite { () throws -> Statement in
-            guard let options else {
-                let stmt = try sqlite.prepare(sql.selectRowids)
-                try stmt.bind(expression, at: 1)
-                return stmt
+        try checkQueryable()
+        let query =
+            if let options {
+                ExtensionQuery(sql.selectSnippets, arguments: try snippetArguments(options) + [.text(expression)])
+            } else {
+                ExtensionQuery(sql.selectRowids, arguments: [.text(expression)])
             }
-            let stmt = try sqlite.prepare(sql.selectSnippets)
-            for (offset, value) in try snippetArguments(options).enumerated() {
-                try stmt.bind(value: value, at: Int32(offset + 1))
-            }
-            try stmt.bind(expression, at: 6)
-            return stmt
-        }
         let withSnippet = options != nil
-        try transaction.forEachMatchedRow(stmt, object: object, metadata: metadata) {
-            stmt, ck, object, metadata, stop in
-            try body(ck, object, metadata, withSnippet ? stmt.text(1) : "", &stop)
+        try context.enumerateMatchedRows(query, readingObject: object, readingMetadata: metadata) { row, stop in
+            try body(row.collectionKey, row.object, row.metadata, withSnippet ? row.columns.text(at: 1) : "", &stop)
         }
     }
 
     /// The five `snippet()` arguments in the module's order.
-    private func snippetArguments(_ options: FullTextSearch.SnippetOptions) throws -> [SQLiteValue] {
+    private func snippetArguments(_ options: FullTextSearch.SnippetOptions) throws -> [DatabaseValue] {
         guard (1...64).contains(options.tokenCount) else {
             throw DatabaseError.invalidQuery("a snippet's token count must be within 1...64")
         }
@@ -184,7 +162,7 @@ extension FullTextSearchTransaction {
             }
             column = Int64(position)
         }
-        let markers: [SQLiteValue] = [.text(options.startMatch), .text(options.endMatch), .text(options.ellipsis)]
+        let markers: [DatabaseValue] = [.text(options.startMatch), .text(options.endMatch), .text(options.ellipsis)]
         if sql.version == .fts5 {
             return [.integer(column)] + markers + [.integer(Int64(options.tokenCount))]
         }

@@ -8,7 +8,7 @@ extension FullTextSearchTransaction {
         matching expression: String, in collection: TypedCollection<O, M>,
         _ body: (_ key: String, _ object: O, _ stop: inout Bool) throws -> Void
     ) throws {
-        try activeTransaction().enumerateMatches(
+        try context.transaction().enumerateMatches(
             in: collection, { try enumerateKeysAndObjects(matching: expression, $0) }, body)
     }
 

@@ -65,15 +65,14 @@ public struct Hooks: DatabaseExtension {
     }
 }
 
-extension Hooks: ExtensionImplementation {
-    var kind: String { "Hooks" }
-    var classVersion: Int { 1 }
-    var versionTag: String { "" }
-    var isPersistent: Bool { false }
+extension Hooks {
+    /// False: hooks keep no tables and are never populated.
+    public var isPersistent: Bool { false }
+    /// ``allowedCollections``.
+    public var derivedCollections: AllowList<String>? { allowedCollections }
 
-    func tableNames(registeredName: String) -> [String] { [] }
-
-    func makeConnectionState(registeredName: String) -> any ExtensionConnectionState {
+    /// Hooks keep nothing per connection; the state only makes the per-transaction callers.
+    public func makeConnectionState(_ registration: ExtensionRegistration) -> any ExtensionConnectionState {
         HooksConnectionState(hooks: self)
     }
 }

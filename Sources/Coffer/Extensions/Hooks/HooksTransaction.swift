@@ -1,11 +1,10 @@
 /// Calls a ``Hooks``' closures for one transaction.
 final class HooksTransaction: ExtensionTransaction {
-    // Weak: the transaction owns this object.
-    private weak var transaction: ReadTransaction?
+    private let context: ExtensionContext
     private let hooks: Hooks
 
     init(context: ExtensionContext, hooks: Hooks) {
-        self.transaction = context.transaction
+        self.context = context
         self.hooks = hooks
     }
 
@@ -74,51 +73,29 @@ final class HooksTransaction: ExtensionTransaction {
 
     private func modify(_ hook: Hooks.ModifyHook?, _ row: ExtensionRow, _ flags: Hooks.Flags) throws {
         guard let hook, hooks.allowedCollections.isAllowed(row.collectionKey.collection) else { return }
-        let write = try writeTransaction()
+        let write = try context.writeTransaction()
         let modified = Hooks.ModifiedRow(
             transaction: write, collection: row.collectionKey.collection, key: row.collectionKey.key,
             lazyObject: shielded(row.object), lazyMetadata: shielded(row.metadata), flags: flags)
-        try guarded(write) { try hook(modified) }
+        try hook(modified)
     }
 
     private func remove(_ hook: Hooks.RemoveHook?, _ ck: CollectionKey) throws {
         guard let hook, hooks.allowedCollections.isAllowed(ck.collection) else { return }
-        let write = try writeTransaction()
-        try guarded(write) { try hook(Hooks.RemovedRow(transaction: write, collection: ck.collection, key: ck.key)) }
+        try hook(Hooks.RemovedRow(transaction: try context.writeTransaction(), collection: ck.collection, key: ck.key))
     }
 
     private func removeAll(_ hook: Hooks.RemoveAllRowsHook?) throws {
         guard let hook else { return }
-        let write = try writeTransaction()
-        try guarded(write) { try hook(write) }
-    }
-
-    private func writeTransaction() throws -> ReadWriteTransaction {
-        guard let write = transaction as? ReadWriteTransaction else {
-            throw DatabaseError(.misuse, "hooks ran outside a read-write transaction")
-        }
-        return write
-    }
-
-    /// A failing hook rolls the whole transaction back, even when the caller catches the error.
-    private func guarded(_ write: ReadWriteTransaction, _ body: () throws -> Void) throws {
-        do {
-            try body()
-        } catch {
-            write.rollback()
-            throw error
-        }
+        try hook(try context.writeTransaction())
     }
 
     /// A lazy value that throws `misuse` instead of touching a finished transaction, for values
     /// handed to user closures (which might keep them).
     private func shielded(_ value: LazyValue) -> LazyValue {
         if value.isLoaded { return LazyValue(try? value.value()) }
-        return LazyValue { [weak transaction] in
-            guard let transaction else {
-                throw DatabaseError(.misuse, "a hook's lazy value was read after its transaction ended")
-            }
-            try transaction.checkActive()
+        return LazyValue { [context] in
+            _ = try context.transaction()
             return try value.value()
         }
     }

@@ -58,16 +58,17 @@ public struct SecondaryIndex: DatabaseExtension {
 /// The handler of a ``SecondaryIndex``: fills `values[column] = value` for the setup's columns.
 public typealias SecondaryIndexHandler = RowHandler<[String: any DatabaseValueConvertible]>
 
-extension SecondaryIndex: ExtensionImplementation {
-    var kind: String { "SecondaryIndex" }
-    var classVersion: Int { 1 }
-    var isPersistent: Bool { true }
-
-    func tableNames(registeredName: String) -> [String] {
+extension SecondaryIndex {
+    /// The table `secondaryIndex_<name>`.
+    public func tableNames(registeredName: String) -> [String] {
         [Self.tableName(registeredName: registeredName)]
     }
 
-    func makeConnectionState(registeredName: String) -> any ExtensionConnectionState {
-        SecondaryIndexConnectionState(index: self, registeredName: registeredName)
+    /// ``allowedCollections``.
+    public var derivedCollections: AllowList<String>? { allowedCollections }
+
+    /// The index's SQL for one connection.
+    public func makeConnectionState(_ registration: ExtensionRegistration) -> any ExtensionConnectionState {
+        SecondaryIndexConnectionState(index: self, registeredName: registration.name)
     }
 }

@@ -9,6 +9,6 @@ final class SecondaryIndexConnectionState: ExtensionConnectionState {
     }
 
     func makeTransaction(_ context: ExtensionContext) -> any ExtensionTransaction {
-        SecondaryIndexTransaction(context: context, index: index, sql: sql)
+        DerivedTableMaintainer(SecondaryIndexTransaction(context: context, index: index, sql: sql))
     }
 }

@@ -1,5 +1,3 @@
-import CofferSQLite
-
 /// Querying the index with a ``DatabaseQuery``.
 ///
 /// The query's tail is appended to `SELECT "rowid" FROM "secondaryIndex_<name>"`, so it may use
@@ -80,17 +78,9 @@ extension SecondaryIndexTransaction {
             throw DatabaseError.invalidQuery("secondary index \"\(registeredName)\" has no column \"\(column)\"")
         }
         try rejectAggregate(query)
-        let transaction = try queryTransaction()
-        let head = "SELECT \(ExtensionSQL.quote(column)) FROM \(sql.quotedTable)"
-        let stmt = try query.prepare(head: head, on: sqlite)
-        defer { stmt.reset() }
-        let mutations = transaction.core.mutationCount
-        var stop = false
-        while try mapQuerySQLite({ try stmt.step() }) {
-            try body(DatabaseValue(stmt.value(0)), &stop)
-            if stop { return }
-            guard transaction.core.mutationCount == mutations else { throw ReadTransaction.mutationDuringEnumeration() }
-        }
+        try checkQueryable()
+        let head = "SELECT \(ExtensionTables.quote(column)) FROM \(sql.derived.quotedTable)"
+        try context.tables.query(ExtensionQuery(head, query)) { row, stop in try body(row.value(at: 0), &stop) }
     }
 
     /// The number of index entries matching `query` (`SELECT COUNT(*) … <query>`).
@@ -98,8 +88,7 @@ extension SecondaryIndexTransaction {
     /// - Throws: ``DatabaseError`` `.invalidQuery` for a malformed or aggregate query, `.misuse`
     ///   after the transaction ended.
     public func count(matching query: DatabaseQuery) throws -> Int {
-        try rejectAggregate(query)
-        return Int(try single(query, head: sql.count).int64Value ?? 0)
+        try countMatches(query)
     }
 
     /// Runs an aggregate query (``DatabaseQuery/aggregate(_:format:arguments:)``) and returns its
@@ -115,34 +104,22 @@ extension SecondaryIndexTransaction {
         guard let function = query.aggregateFunction else {
             throw DatabaseError.invalidQuery("performAggregateQuery needs a query made with DatabaseQuery.aggregate")
         }
-        return try single(query, head: "SELECT \(function) FROM \(sql.quotedTable)")
+        return try singleValue(query, head: "SELECT \(function) FROM \(sql.derived.quotedTable)")
     }
 
     // MARK: Running
+
+    /// The rowid of each of `keys` in `collection` that has an entry in the index (YapDatabase's
+    /// `rowidsForKeys:inCollection:`), for queries on `rowid`.
+    /// - Throws: ``DatabaseError`` from reading, `.misuse` after the transaction ended.
+    public func rowids(forKeys keys: some Sequence<String>, inCollection collection: String?) throws -> [String: Int64] {
+        try indexedRowids(forKeys: keys, inCollection: collection)
+    }
 
     private func enumerate(
         _ query: DatabaseQuery, object: Bool, metadata: Bool,
         _ body: (CollectionKey, (any Sendable)?, (any Sendable)?, inout Bool) throws -> Void
     ) throws {
-        try rejectAggregate(query)
-        let transaction = try queryTransaction()
-        let stmt = try query.prepare(head: sql.selectRowids, on: sqlite)
-        try transaction.forEachMatchedRow(stmt, object: object, metadata: metadata) { _, ck, object, metadata, stop in
-            try body(ck, object, metadata, &stop)
-        }
-    }
-
-    /// The first column of the first row of `head <query>`.
-    private func single(_ query: DatabaseQuery, head: String) throws -> DatabaseValue {
-        _ = try queryTransaction()
-        let stmt = try query.prepare(head: head, on: sqlite)
-        defer { stmt.reset() }
-        return try mapQuerySQLite { try stmt.step() ? DatabaseValue(stmt.value(0)) : .null }
-    }
-
-    private func rejectAggregate(_ query: DatabaseQuery) throws {
-        guard query.aggregateFunction == nil else {
-            throw DatabaseError.invalidQuery("an aggregate query can only run through performAggregateQuery")
-        }
+        try enumerateMatches(query, head: sql.selectRowids, object: object, metadata: metadata, body)
     }
 }

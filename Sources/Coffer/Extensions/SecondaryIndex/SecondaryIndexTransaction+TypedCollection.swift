@@ -8,7 +8,7 @@ extension SecondaryIndexTransaction {
         matching query: DatabaseQuery, in collection: TypedCollection<O, M>,
         _ body: (_ key: String, _ object: O, _ stop: inout Bool) throws -> Void
     ) throws {
-        try activeTransaction().enumerateMatches(
+        try context.transaction().enumerateMatches(
             in: collection, { try enumerateKeysAndObjects(matching: query, $0) }, body)
     }
 

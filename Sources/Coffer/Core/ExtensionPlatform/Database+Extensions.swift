@@ -13,14 +13,11 @@ extension Database {
     ///
     /// Blocks until done.
     /// - Complexity: O(rows) when the extension is new or its version changed; O(1) otherwise.
-    /// - Throws: ``DatabaseError`` `.extensionFailure` (name taken, not a Coffer extension, or the
-    ///   extension failed — the transaction is rolled back and nothing changes), `.misuse` inside a write,
-    ///   `.closed` once the database is closed.
+    /// - Throws: ``DatabaseError`` `.extensionFailure` (name taken, a dependency missing, a table
+    ///   name taken, or the extension failed — the transaction is rolled back and nothing changes,
+    ///   on any connection), `.misuse` inside a write, `.closed` once the database is closed.
     public func register(_ ext: some DatabaseExtension, withName name: String, config: ConnectionConfig? = nil) throws {
         try gate.checkOpen()
-        guard let implementation = ext as? any ExtensionImplementation else {
-            throw DatabaseError(.extensionFailure, "\(type(of: ext)) is not one of Coffer's extensions")
-        }
         guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else {
             throw DatabaseError(
                 .extensionFailure, "extension names use letters, digits and underscores only: \"\(name)\"")
@@ -30,7 +27,7 @@ extension Database {
         }
         let connection = try newConnection(config: config)
         do {
-            try connection.readWrite { tx in try tx.installExtension(implementation, named: name) }
+            try connection.readWrite { tx in try tx.installExtension(ext, named: name) }
         } catch let error as DatabaseError {
             extensions.withLock { $0.remove(named: name) }
             throw error
@@ -62,9 +59,10 @@ extension Database {
         }
     }
 
-    /// Unregisters the extension named `name` and drops its tables.
+    /// Unregisters the extension named `name`, and every extension depending on it, and drops their tables.
     ///
-    /// Does nothing for an unknown name.
+    /// One write transaction; its changeset lists every extension it unregistered
+    /// (``Changeset/unregisteredExtensions``). Does nothing for an unknown name.
     /// - Throws: ``DatabaseError`` from the write transaction (`.closed` once the database is closed).
     public func unregister(extensionNamed name: String) throws {
         let connection = try newConnection()
@@ -104,7 +102,7 @@ extension Database {
     public var registeredExtensions: [String: any DatabaseExtension] {
         extensions.withLock { registry in
             Dictionary(
-                uniqueKeysWithValues: registry.entries.map { ($0.name, $0.implementation as any DatabaseExtension) })
+                uniqueKeysWithValues: registry.entries.map { ($0.name, $0.implementation) })
         }
     }
 

@@ -3,32 +3,31 @@ import Foundation
 
 /// The write-transaction side of registering, unregistering and dropping extensions.
 extension ReadWriteTransaction {
-    func installExtension(_ implementation: any ExtensionImplementation, named name: String) throws {
+    func installExtension(_ implementation: any DatabaseExtension, named name: String) throws {
         try checkWritable()
-        let entry = connection.database.extensions.withLock {
-            $0.makeEntry(name: name, implementation: implementation)
+        let entry = try connection.database.extensions.withLock {
+            try $0.makeEntry(name: name, implementation: implementation)
         }
-        let state = core.extensionState(for: entry)
-        let extensionTx = state.makeTransaction(ExtensionContext(transaction: self, registeredName: name))
+        let extensionTx = makeExtensionTransaction(for: entry)
         if implementation.isPersistent {
             let unchanged =
                 try yapString(extension: name, key: ExtensionRecord.classKey) == implementation.kind
                 && yapInt(extension: name, key: ExtensionRecord.classVersionKey) == Int64(implementation.classVersion)
                 && yapString(extension: name, key: ExtensionRecord.versionTagKey) == implementation.versionTag
+                && recordedTables(ofExtension: name) == entry.registration.tableNames
             if unchanged {
                 try extensionTx.createTables()
             } else {
                 try dropRecordedTables(ofExtension: name)
-                try extensionTx.createTables()
-                try extensionTx.populate()
-                try extensionTx.flushPendingChanges()
                 try setYapValue(.text(implementation.kind), extension: name, key: ExtensionRecord.classKey)
                 try setYapValue(
                     .integer(Int64(implementation.classVersion)), extension: name, key: ExtensionRecord.classVersionKey)
                 try setYapValue(.text(implementation.versionTag), extension: name, key: ExtensionRecord.versionTagKey)
-                let tables = try JSONEncoder().encode(implementation.tableNames(registeredName: name))
+                let tables = try JSONEncoder().encode(entry.registration.tableNames)
                 try setYapValue(
                     .text(String(decoding: tables, as: UTF8.self)), extension: name, key: ExtensionRecord.tablesKey)
+                try extensionTx.createTables()
+                try extensionTx.populate()
             }
         } else {
             try extensionTx.populate()
@@ -37,21 +36,36 @@ extension ReadWriteTransaction {
         connection.database.extensions.withLock { $0.add(entry) }
     }
 
+    /// Unregisters `name` and every extension depending on it, dropping their tables.
     func uninstallExtension(named name: String) throws {
         try checkWritable()
-        try dropRecordedTables(ofExtension: name)
-        connection.database.extensions.withLock { $0.remove(named: name) }
-        core.extensionStates[name] = nil
+        let names = connection.database.extensions.withLock { $0.withDependents(of: name) }
+        for name in names {
+            try dropRecordedTables(ofExtension: name)
+            let removed = connection.database.extensions.withLock { registry -> Bool in
+                guard registry.entry(named: name) != nil else { return false }
+                registry.remove(named: name)
+                return true
+            }
+            if removed { unregisteredExtensions.insert(name) }
+            core.extensionStates[name] = nil
+            extensionTransactions[name] = nil
+        }
+    }
+
+    /// The tables `yap2` records for `name`, or nil without a record.
+    func recordedTables(ofExtension name: String) throws -> [String]? {
+        try yapString(extension: name, key: ExtensionRecord.tablesKey).flatMap {
+            try? JSONDecoder().decode([String].self, from: Data($0.utf8))
+        }
     }
 
     /// Drops the tables `yap2` records for `name` and forgets the extension's records.
     func dropRecordedTables(ofExtension name: String) throws {
-        let recorded = try yapString(extension: name, key: ExtensionRecord.tablesKey)
-        let tables = recorded.flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) } ?? []
+        let tables = try recordedTables(ofExtension: name) ?? []
         try mapSQLite {
             for table in tables {
-                try core.sqlite.execute(
-                    "DROP TABLE IF EXISTS \"\(table.replacingOccurrences(of: "\"", with: "\"\""))\"")
+                try core.sqlite.execute("DROP TABLE IF EXISTS \(ExtensionSQL.quote(table))")
             }
         }
         if try yapString(extension: name, key: ExtensionRecord.classKey) != nil || !tables.isEmpty {

@@ -3,6 +3,11 @@
 /// Table and column names end up in DDL, where nothing can be bound, so they are restricted to
 /// plain identifiers and always quoted.
 enum ExtensionSQL {
+    static let savepoint: StaticString = #"SAVEPOINT "coffer_extension""#
+    static let rollbackToSavepoint: StaticString =
+        #"ROLLBACK TO SAVEPOINT "coffer_extension"; RELEASE SAVEPOINT "coffer_extension""#
+    static let releaseSavepoint: StaticString = #"RELEASE SAVEPOINT "coffer_extension""#
+
     /// `name` as a quoted SQL identifier.
     static func quote(_ name: String) -> String {
         "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
