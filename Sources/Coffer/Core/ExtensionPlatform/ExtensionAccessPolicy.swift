@@ -39,10 +39,12 @@ struct ExtensionAccessPolicy: Sendable {
             // R*Tree reads SQLite's statistics table when it exists.
             return table.map { readable.contains($0) || $0 == "sqlite_stat1" } ?? false
         case .insert, .update, .delete:
-            // SQLite writes sqlite_master itself while creating or dropping a table; it never
-            // lets a statement write it directly (that needs `writable_schema`).
-            guard isReadWrite, let table else { return false }
-            return owned.contains(table) || table == "sqlite_master"
+            // SQLite asks to write sqlite_master itself while creating or dropping a table, and
+            // while a virtual-table module connects, even in a read; it never lets a statement
+            // write it directly (that needs `writable_schema`), and creating and dropping are
+            // judged on their own.
+            guard let table else { return false }
+            return table == "sqlite_master" || (isReadWrite && owned.contains(table))
         case .createTable, .createVirtualTable, .dropTable, .dropVirtualTable, .analyze:
             guard isReadWrite, let table else { return false }
             return owned.contains(table)
