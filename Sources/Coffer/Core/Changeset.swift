@@ -401,7 +401,9 @@ struct PendingChanges {
     }
 
     mutating func noteRemovedCollection(_ collection: String) {
-        if flushWriteCounts != nil { flushWriteCounts?[CollectionKey(collection: collection, key: ""), default: 0] += 1 }
+        if flushWriteCounts != nil {
+            flushWriteCounts?[CollectionKey(collection: collection, key: ""), default: 0] += 1
+        }
         foldPendingWrites()
         folded = folded.filter { $0.key.collection != collection }
         removedKeys = removedKeys.filter { $0.collection != collection }

@@ -48,7 +48,8 @@ struct ExtensionRegistry {
             }
             guard taken.isDisjoint(with: names) else {
                 throw DatabaseError(
-                    .extensionFailure, "extension \"\(name)\" declares table \"\(table)\", which another extension owns")
+                    .extensionFailure, "extension \"\(name)\" declares table \"\(table)\", which another extension owns"
+                )
             }
         }
         lastRegistration += 1

@@ -183,7 +183,8 @@ public struct ExtensionTables {
             return try mapQuerySQLite(body)
         } catch let error as DatabaseError where error.sqliteCode == SQLiteError.ResultCode.auth {
             throw DatabaseError(
-                .extensionFailure, "extension \"\(registration.name)\" ran SQL outside its own tables: \(error.message)",
+                .extensionFailure,
+                "extension \"\(registration.name)\" ran SQL outside its own tables: \(error.message)",
                 underlying: error)
         }
     }

@@ -81,7 +81,8 @@ extension ReadWriteTransaction {
                 try transaction.flushPendingChanges()
             }
             try checkFlushConverges(pending.map(\.name))
-            let changedRows = core.mutationCount != mutationsBefore || (changes.flushWriteCounts?.count ?? 0) != writesBefore
+            let changedRows =
+                core.mutationCount != mutationsBefore || (changes.flushWriteCounts?.count ?? 0) != writesBefore
             idleRounds = changedRows ? 0 : idleRounds + 1
             if idleRounds > Self.idleFlushRoundLimit {
                 throw DatabaseError(

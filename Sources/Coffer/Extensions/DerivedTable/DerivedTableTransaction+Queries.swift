@@ -33,7 +33,8 @@ extension DerivedTableTransaction {
 
 extension DerivedTableTransaction {
     /// The rowid of each of `keys` in `collection` that has an entry in the table.
-    func indexedRowids(forKeys keys: some Sequence<String>, inCollection collection: String?) throws -> [String: Int64] {
+    func indexedRowids(forKeys keys: some Sequence<String>, inCollection collection: String?) throws -> [String: Int64]
+    {
         try checkQueryable()
         let hasEntry = "SELECT 1 FROM \(derivedSQL.quotedTable) WHERE \"rowid\" = ?"
         var rowids: [String: Int64] = [:]

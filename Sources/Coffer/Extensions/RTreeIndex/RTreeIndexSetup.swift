@@ -40,7 +40,8 @@ public struct RTreeIndexSetup: Sendable, Hashable {
         guard columns.count.isMultiple(of: 2), (2...10).contains(columns.count) else {
             throw DatabaseError(
                 .extensionFailure,
-                "an R*Tree index needs 1 to 5 dimensions, each a min and a max column (2 to 10 columns); got \(columns.count)")
+                "an R*Tree index needs 1 to 5 dimensions, each a min and a max column (2 to 10 columns); got \(columns.count)"
+            )
         }
         try ExtensionSQL.validateColumnNames(
             columns, reserved: ["rowid", "oid", "_rowid_"], owner: "the R*Tree index")

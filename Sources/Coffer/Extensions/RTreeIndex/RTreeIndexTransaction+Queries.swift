@@ -13,7 +13,8 @@ extension RTreeIndexTransaction {
     public func enumerateKeys(
         matching query: DatabaseQuery, _ body: (_ collection: String, _ key: String, _ stop: inout Bool) throws -> Void
     ) throws {
-        try enumerate(query, object: false, metadata: false) { ck, _, _, stop in try body(ck.collection, ck.key, &stop) }
+        try enumerate(query, object: false, metadata: false) { ck, _, _, stop in try body(ck.collection, ck.key, &stop)
+        }
     }
 
     /// Calls `body` with the collection, key and object of each row whose box matches `query`.
@@ -74,7 +75,8 @@ extension RTreeIndexTransaction {
     /// The rowid of each of `keys` in `collection` that has a box in the index (YapDatabase's
     /// `rowidsForKeys:inCollection:`), for queries on `rowid`.
     /// - Throws: ``DatabaseError`` from reading, `.misuse` after the transaction ended.
-    public func rowids(forKeys keys: some Sequence<String>, inCollection collection: String?) throws -> [String: Int64] {
+    public func rowids(forKeys keys: some Sequence<String>, inCollection collection: String?) throws -> [String: Int64]
+    {
         try indexedRowids(forKeys: keys, inCollection: collection)
     }
 

@@ -112,7 +112,8 @@ extension SecondaryIndexTransaction {
     /// The rowid of each of `keys` in `collection` that has an entry in the index (YapDatabase's
     /// `rowidsForKeys:inCollection:`), for queries on `rowid`.
     /// - Throws: ``DatabaseError`` from reading, `.misuse` after the transaction ended.
-    public func rowids(forKeys keys: some Sequence<String>, inCollection collection: String?) throws -> [String: Int64] {
+    public func rowids(forKeys keys: some Sequence<String>, inCollection collection: String?) throws -> [String: Int64]
+    {
         try indexedRowids(forKeys: keys, inCollection: collection)
     }
 
