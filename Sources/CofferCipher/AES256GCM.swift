@@ -3,10 +3,9 @@ import CLibCrypto
 /// AES-256-GCM on the system's libcrypto (OpenSSL), for the value-encryption stage on Linux.
 ///
 /// swift-crypto's `AES.GCM.seal` sets up a new BoringSSL context, expands the key and builds
-/// its sealed box through several `Data` copies on every call: about 1.5 µs for a 250-byte
-/// row, of which the cipher itself is about 0.15 µs. This type keeps one fetched cipher for
-/// the process and writes straight into the caller's buffers, which brings a 250-byte seal
-/// to about 0.5 µs. The bytes are standard AES-256-GCM (96-bit nonce, 128-bit tag), so either
+/// its sealed box through several `Data` copies on every call, many times the cost of the cipher
+/// itself for a small row (BENCHMARKS.md). This type keeps one fetched cipher for the process
+/// and writes straight into the caller's buffers. The bytes are standard AES-256-GCM (96-bit nonce, 128-bit tag), so either
 /// implementation opens what the other sealed; the tests check that both ways.
 ///
 /// Each call uses its own cipher context, freed (and wiped by OpenSSL) before it returns, so

@@ -4,9 +4,8 @@ import Foundation
 /// Posts ``Database/modifiedNotification`` for every commit, in commit order, on the database's
 /// notification queue, waking that queue at most about once a millisecond.
 ///
-/// Handing each commit to the queue on its own wakes a sleeping thread per commit, and on a
-/// two-core machine that wake-up cost a small write transaction as much as encrypting a page
-/// (BENCHMARKS.md, W2). So the first commit after a quiet millisecond is posted at once, and
+/// Handing each commit to the queue on its own wakes a sleeping thread per commit, which costs a
+/// small write transaction about as much as encrypting a page (BENCHMARKS.md, W2). So the first commit after a quiet millisecond is posted at once, and
 /// the commits of a burst after it are posted together when that millisecond is over. Completion
 /// callbacks go through ``deliver(on:_:)``, which posts what is waiting first, so a completion
 /// still runs after its commit's notification.

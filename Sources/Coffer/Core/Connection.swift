@@ -99,8 +99,8 @@ public final class Connection: Sendable {
     /// Called by the database after a sibling commits: bring the caches forward between transactions.
     ///
     /// Requests coalesce: while one catch-up is queued, later commits add nothing, since it follows the
-    /// newest snapshot when it runs. Queuing one per commit woke a thread per commit and sibling under a
-    /// busy writer (thousands a second in W10). The flag is cleared before the catch-up reads the snapshot,
+    /// newest snapshot when it runs; queuing one per commit would wake a thread per commit and sibling
+    /// under a busy writer. The flag is cleared before the catch-up reads the snapshot,
     /// so a commit published after that point queues a new one.
     func scheduleCatchUp() {
         guard !catchUpQueued.exchange(true, ordering: .acquiringAndReleasing) else { return }

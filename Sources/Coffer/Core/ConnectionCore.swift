@@ -15,8 +15,8 @@ final class ConnectionCore: @unchecked Sendable {
     /// Nesting depth of ``withAccess(_:)``: the gate is held while it is above zero.
     var accessDepth = 0
     // Unchecked: every cached read mutates its cache (recency, statistics), always on the
-    // connection's queue and never while user code runs; the dynamic check was ~60 instructions
-    // of a 2,300-instruction cached read.
+    // connection's queue and never while user code runs, so the dynamic check would only tax
+    // the hottest path there is.
     @exclusivity(unchecked) var objectCache: Cache<CollectionKey, any Sendable>
     @exclusivity(unchecked) var metadataCache: Cache<CollectionKey, (any Sendable)?>
     var config: ConnectionConfig

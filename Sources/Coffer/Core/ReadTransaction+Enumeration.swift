@@ -69,7 +69,7 @@ extension ReadTransaction {
         if case .asIs? = read {
             // T is Data, stored as is. One buffer serves every row: unless `body` keeps a row's
             // bytes, the next row overwrites them in place instead of allocating and freeing a
-            // `Data` per row (a third of the cost of a raw enumeration; BENCHMARKS.md, W4r). A
+            // `Data` per row, a large part of a raw enumeration's cost (BENCHMARKS.md, W4r). A
             // large row is not reused: if `body` kept it, reusing would first copy it.
             var bytes = Data()
             try forEachRow(SQL.enumerateObjectsInCollection, binding: collection) { stmt, stop in

@@ -19,7 +19,7 @@ public class ReadTransaction {
     @exclusivity(unchecked) var configs: ConfigSnapshot
     /// The storage of the last `Data` an uncached typed read handed out, for the next such read.
     ///
-    /// The next read writes into it when the caller kept nothing, instead of allocating (W3r).
+    /// The next read writes into it when the caller kept nothing, instead of allocating.
     /// Unchecked like `configs`. Values above ``lentBytesLimit`` are not kept, so a transaction
     /// never holds a large value's storage past its read.
     @exclusivity(unchecked) var lentBytes = Data()
@@ -129,9 +129,8 @@ public class ReadTransaction {
         forKey key: String, inCollection collection: String?, as type: T.Type
     ) throws -> T? {
         // Inlined into the caller (hence final: a class method is otherwise called through the
-        // vtable) so that a cache hit is one cast to a concrete type: the generic version looked up
-        // `Optional<T>`'s metadata at run time on every call (~300 instructions, an eighth of a
-        // cached read).
+        // vtable) so that a cache hit is one cast to a concrete type: the generic version looks up
+        // `Optional<T>`'s metadata at run time on every call.
         let cached = try cachedObject(forKey: key, inCollection: collection)
         // Unwrapped first: casting the optional itself costs a second pass through the runtime's cast.
         if let cached, let typed = cached as? T { return typed }

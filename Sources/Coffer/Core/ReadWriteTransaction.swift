@@ -8,7 +8,7 @@ public import Foundation
 /// commits. Throwing from the closure, or calling ``rollback()``, discards them all.
 public final class ReadWriteTransaction: ReadTransaction {
     // Unchecked: only the transaction's own methods touch it, on its connection's queue, and none
-    // reenters it; the dynamic check cost every written row two accesses of ~75 instructions each.
+    // reenters it, so the dynamic check would only tax every written row.
     @exclusivity(unchecked) var changes = PendingChanges()
     private var completions: [(DispatchQueue?, @Sendable () -> Void)] = []
     var isRolledBack = false

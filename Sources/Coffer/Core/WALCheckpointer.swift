@@ -43,10 +43,9 @@ final class WALCheckpointer: Sendable {
     /// How long the database must have had no transaction open before a scheduled checkpoint
     /// starts, in nanoseconds.
     ///
-    /// A checkpoint's reads, writes and fsyncs slow the transactions running beside it: W2's
-    /// 2,000 small transactions right after W1's bulk write took a quarter longer while W1's
-    /// frames were being checkpointed, and W4r's enumeration slowed when the checkpoint ran beside
-    /// it instead (two cores). So a checkpoint waits for a pause, up to ``longestDeferral``.
+    /// A checkpoint's reads, writes and fsyncs slow the transactions running beside it, small
+    /// writes and long enumerations alike, most on a machine with few cores. So a checkpoint waits
+    /// for a pause, up to ``longestDeferral``.
     static let quietPeriod: UInt64 = 50_000_000
 
     /// The longest a scheduled checkpoint waits for a pause, in nanoseconds: it then runs even

@@ -88,9 +88,8 @@ extension Serializer {
     /// Checks an object's type, throwing a type-mismatch error that names both types.
     ///
     /// An object whose dynamic type is exactly `T` (nearly always) takes a comparison of metadata
-    /// pointers and a copy. `as?` from `any Sendable` to a generic `T` costs about 1,000
-    /// instructions per value for W1's `User`: half the runtime's general cast, half a lookup of
-    /// `Optional<T>`'s metadata for its result.
+    /// pointers and a copy. `as?` from `any Sendable` to a generic `T` goes through the runtime's
+    /// general cast and a lookup of `Optional<T>`'s metadata for its result, on every value.
     static func cast<T>(_ object: any Sendable, to type: T.Type, codec: String) throws(SerializationError) -> T {
         if ObjectIdentifier(Swift.type(of: object)) == ObjectIdentifier(T.self) { return copy(object, as: T.self) }
         return try castGenerally(object, to: T.self, codec: codec)
