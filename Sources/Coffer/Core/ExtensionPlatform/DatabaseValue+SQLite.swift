@@ -1,26 +1,5 @@
 import CofferSQLite
 
-/// Running a query: the extension's head plus the query's tail, every value bound.
-extension DatabaseQuery {
-    /// Prepares `head` followed by the query's SQL and binds its values.
-    /// - Throws: ``DatabaseError`` `.invalidQuery` when the SQL does not compile (unknown column,
-    ///   syntax error, too many values) or its parameters do not match the bindings.
-    func prepare(head: String, on sqlite: SQLiteConnection) throws -> Statement {
-        let text = sql.isEmpty ? head : head + " " + sql
-        return try mapQuerySQLite {
-            let stmt = try sqlite.prepare(text)
-            guard Int(stmt.parameterCount) == bindings.count else {
-                throw DatabaseError.invalidQuery(
-                    "the query SQL has \(stmt.parameterCount) parameter(s) but binds \(bindings.count) value(s)")
-            }
-            for (offset, value) in bindings.enumerated() {
-                try stmt.bind(value: value.sqliteValue, at: Int32(offset + 1))
-            }
-            return stmt
-        }
-    }
-}
-
 /// Runs `body`, turning SQLite errors into ``DatabaseError``s; a generic SQL error (a syntax
 /// error, an unknown column, a malformed full-text expression) becomes `.invalidQuery`.
 func mapQuerySQLite<T>(_ body: () throws -> T) throws -> T {
