@@ -14,7 +14,7 @@ suites='CofferReliabilityTests\.Concurrency'
 suites+='|CofferTests\.(ConnectionPoolTests|ConnectionProxyTests|ProxyProcessTests|PreferencesTests'
 suites+='|NotificationTests|AsyncTransactionTests|CacheCoherenceTests|SnapshotTests|SnapshotGateTests|LongLivedReadTests'
 suites+='|HandlePoolTests|MisuseTests|NonceSourceTests|KeyringTests|KeyRotationTests|BackupTests|PartialFileTests'
-suites+='|DatabaseCloseTests|UseAfterCloseTests)'
+suites+='|DatabaseCloseTests|UseAfterCloseTests|MemoryTableConcurrencyTests)'
 
 export TSAN_OPTIONS="halt_on_error=1${TSAN_OPTIONS:+ $TSAN_OPTIONS}"
 log="$(mktemp)"
