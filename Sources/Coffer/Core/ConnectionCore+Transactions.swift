@@ -100,6 +100,7 @@ extension ConnectionCore {
     func rollbackWrite(_ tx: ReadWriteTransaction? = nil) {
         try? mapSQLite { try sqlite.cachedStatement(SQL.rollback).run() }
         flushCaches()
+        for context in tx?.extensionContexts ?? [] { context.rollBackMemoryViews() }
         for (_, ext) in tx?.createdExtensionTransactions ?? [] { ext.didRollback() }
     }
 
@@ -115,7 +116,10 @@ extension ConnectionCore {
         }
         let changes = tx.changes
         let custom = tx.notificationCustomObject
-        guard !changes.isEmpty || custom != nil || !extensionChanges.isEmpty || !tx.unregisteredExtensions.isEmpty
+        let memoryChanged = tx.extensionContexts.contains { $0.hasMemoryChanges }
+        guard
+            !changes.isEmpty || custom != nil || !extensionChanges.isEmpty || !tx.unregisteredExtensions.isEmpty
+                || memoryChanged
         else {
             do {
                 try mapSQLite { try sqlite.cachedStatement(SQL.commit).run() }
@@ -134,6 +138,8 @@ extension ConnectionCore {
             unregisteredExtensions: tx.unregisteredExtensions)
         database.addPending(changeset)
         do {
+            // Before the SQLite commit: a reader that pins the new snapshot finds the rows there.
+            for context in tx.extensionContexts { try context.commitMemoryViews(as: newSnapshot) }
             try database.snapshotGate.commit {
                 try mapSQLite { try sqlite.cachedStatement(SQL.commit).run() }
                 database.publish(changeset, by: id)

@@ -64,11 +64,16 @@ struct DatabaseState {
         prune()
     }
 
-    mutating func prune() {
+    /// The oldest snapshot a live connection is at (or may pin next): the newest one if none is behind.
+    var oldestConnectionSnapshot: UInt64 {
         // A loop, not `map(...).min()`: this runs at every commit, and the array was an allocation.
         var floor = snapshot
         for entry in connections.values where entry.snapshot < floor { floor = entry.snapshot }
-        let seenByAll = firstIndex(after: floor)
+        return floor
+    }
+
+    mutating func prune() {
+        let seenByAll = firstIndex(after: oldestConnectionSnapshot)
         if seenByAll > 0 { changesets.removeFirst(seenByAll) }
         if changesets.count > Self.retainedChangesetLimit {
             changesets.removeFirst(changesets.count - Self.retainedChangesetLimit)

@@ -33,6 +33,8 @@ public class ReadTransaction {
     let extensionEntries: [ExtensionRegistry.Entry]
     /// Each extension's object for this transaction, created on first use.
     var extensionTransactions: [String: any ExtensionTransaction] = [:]
+    /// The contexts handed to the extensions' objects, which close their memory views with the transaction.
+    var extensionContexts: [ExtensionContext] = []
 
     init(connection: Connection, core: ConnectionCore, snapshot: UInt64) {
         self.connection = connection
@@ -45,6 +47,8 @@ public class ReadTransaction {
     /// Ends the transaction's validity and releases the extensions' objects (which refer back to it).
     func invalidate() {
         isActive = false
+        for context in extensionContexts { context.endMemoryViews() }
+        extensionContexts.removeAll()
         extensionTransactions.removeAll()
         lentBytes = Data()
     }

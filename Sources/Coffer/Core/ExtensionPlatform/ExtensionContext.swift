@@ -15,6 +15,8 @@ public final class ExtensionContext {
     public let tables: ExtensionTables
     private weak var base: ReadTransaction?
     private var registeredInSnapshot: Bool?
+    /// The memory-table views opened in this transaction.
+    var memoryViews = MemoryViews()
 
     init(transaction: ReadTransaction, registration: ExtensionRegistration) {
         self.base = transaction

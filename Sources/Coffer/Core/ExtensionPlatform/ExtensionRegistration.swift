@@ -13,12 +13,44 @@ public final class ExtensionRegistration: Sendable {
     /// Tells this registration from an earlier one under the same name.
     let id: UInt64
     private let memoryTables = Locked<[String: any Sendable]>([:])
+    /// The oldest snapshot a connection of the database may still read at.
+    private let oldestSnapshot: @Sendable () -> UInt64
 
-    init(name: String, tableNames: [String], dependencyTableNames: [String], id: UInt64) {
+    init(
+        name: String, tableNames: [String], dependencyTableNames: [String], id: UInt64,
+        oldestSnapshot: @escaping @Sendable () -> UInt64
+    ) {
         self.name = name
         self.tableNames = tableNames
         self.dependencyTableNames = dependencyTableNames
         self.id = id
+        self.oldestSnapshot = oldestSnapshot
+    }
+
+    /// The in-memory table `name` of this registration, shared by every connection: where a
+    /// non-persistent extension keeps what it derives.
+    ///
+    /// Made empty on first use; registering the extension again makes new ones. Reach its
+    /// contents as a transaction sees them through ``ExtensionContext/readView(of:)`` and
+    /// ``ExtensionContext/writeView(of:)``, which keep every connection's snapshot readable and
+    /// commit the changes with the transaction.
+    /// - Throws: ``DatabaseError`` `.extensionFailure` when `name` was first made with other types.
+    public func memoryTable<Key: Hashable & Sendable, Value: Sendable>(
+        named name: String, keyType: Key.Type = Key.self, valueType: Value.Type = Value.self
+    ) throws -> MemoryTable<Key, Value> {
+        let found = memoryTables.withLock { tables -> (any Sendable)? in
+            if let existing = tables[name] { return existing }
+            let table = MemoryTable<Key, Value>(retentionFloor: oldestSnapshot)
+            tables[name] = table
+            return table
+        }
+        guard let table = found as? MemoryTable<Key, Value> else {
+            throw DatabaseError(
+                .extensionFailure,
+                "extension \"\(self.name)\" made memory table \"\(name)\" with other types than \(Key.self) → \(Value.self)"
+            )
+        }
+        return table
     }
 
     /// The key of this registration's statements in a connection's statement cache.

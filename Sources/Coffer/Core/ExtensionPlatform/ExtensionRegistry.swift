@@ -26,7 +26,9 @@ struct ExtensionRegistry {
     /// A new entry for `implementation` under `name`, not registered yet.
     /// - Throws: ``DatabaseError`` `.extensionFailure` when a dependency is missing or a table
     ///   name is taken by a registered extension or by the core.
-    mutating func makeEntry(name: String, implementation: any DatabaseExtension) throws -> Entry {
+    mutating func makeEntry(
+        name: String, implementation: any DatabaseExtension, oldestSnapshot: @escaping @Sendable () -> UInt64
+    ) throws -> Entry {
         var dependencyTables: [String] = []
         for dependency in implementation.dependencies.sorted() {
             guard let entry = entry(named: dependency) else {
@@ -54,7 +56,8 @@ struct ExtensionRegistry {
         }
         lastRegistration += 1
         let registration = ExtensionRegistration(
-            name: name, tableNames: tables, dependencyTableNames: dependencyTables, id: lastRegistration)
+            name: name, tableNames: tables, dependencyTableNames: dependencyTables, id: lastRegistration,
+            oldestSnapshot: oldestSnapshot)
         return Entry(name: name, implementation: implementation, registration: registration)
     }
 

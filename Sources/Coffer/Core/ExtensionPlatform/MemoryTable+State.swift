@@ -16,6 +16,9 @@ extension MemoryTable {
         var writer: Writer?
         /// A snapshot below which the owner says no new reader will begin.
         var retentionFloor: UInt64?
+        /// Asked at every pruning for the same, when the owner can always say (Coffer: the
+        /// oldest snapshot a connection of the database may still pin).
+        var retentionFloorProvider: (@Sendable () -> UInt64)?
         /// The highest floor pruning ran at: snapshots below it may have lost versions.
         var prunedFloor: UInt64 = 0
         /// The highest snapshot a view was begun at; a commit must come after it.
@@ -143,6 +146,7 @@ extension MemoryTable {
             for snapshot in readers.keys where snapshot < floor { floor = snapshot }
             if let writer, writer.base < floor { floor = writer.base }
             if let retentionFloor, retentionFloor < floor { floor = retentionFloor }
+            if let provided = retentionFloorProvider?(), provided < floor { floor = provided }
             return max(floor, prunedFloor)
         }
 

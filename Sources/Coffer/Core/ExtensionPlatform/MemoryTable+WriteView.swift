@@ -133,6 +133,9 @@ extension MemoryTable {
             clearsAll = true
         }
 
+        /// Whether the view holds changes not committed yet.
+        public var hasPendingChanges: Bool { !pending.isEmpty || clearsAll }
+
         // MARK: Finishing
 
         /// Publishes the pending changes as `version`: views at `version` or later see them,

@@ -19,6 +19,12 @@ public final class MemoryTable<Key: Hashable & Sendable, Value: Sendable>: Senda
     /// Creates an empty table; its first commit may have any version above 0.
     public init() {}
 
+    /// Creates an empty table that asks `retentionFloor` at every pruning for the oldest
+    /// snapshot a reader may still begin at (the lowest snapshot a connection may pin).
+    init(retentionFloor: @escaping @Sendable () -> UInt64) {
+        state.withLock { $0.retentionFloorProvider = retentionFloor }
+    }
+
     /// Opens a view of the table as of `snapshot`, kept readable until the view ends.
     ///
     /// Coffer passes the snapshot its read transaction pinned. Versions the view can see stay

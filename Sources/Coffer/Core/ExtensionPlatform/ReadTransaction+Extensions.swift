@@ -38,7 +38,9 @@ extension ReadTransaction {
 
     func makeExtensionTransaction(for entry: ExtensionRegistry.Entry) -> any ExtensionTransaction {
         let state = core.extensionState(for: entry)
-        let created = state.makeTransaction(ExtensionContext(transaction: self, registration: entry.registration))
+        let context = ExtensionContext(transaction: self, registration: entry.registration)
+        extensionContexts.append(context)
+        let created = state.makeTransaction(context)
         extensionTransactions[entry.name] = created
         return created
     }

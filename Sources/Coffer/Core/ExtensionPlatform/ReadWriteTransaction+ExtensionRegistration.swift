@@ -5,8 +5,12 @@ import Foundation
 extension ReadWriteTransaction {
     func installExtension(_ implementation: any DatabaseExtension, named name: String) throws {
         try checkWritable()
-        let entry = try connection.database.extensions.withLock {
-            try $0.makeEntry(name: name, implementation: implementation)
+        let database = connection.database
+        let oldestSnapshot: @Sendable () -> UInt64 = { [weak database] in
+            database?.state.withLock { $0.oldestConnectionSnapshot } ?? 0
+        }
+        let entry = try database.extensions.withLock {
+            try $0.makeEntry(name: name, implementation: implementation, oldestSnapshot: oldestSnapshot)
         }
         let extensionTx = makeExtensionTransaction(for: entry)
         if implementation.isPersistent {
