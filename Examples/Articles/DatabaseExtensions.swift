@@ -116,4 +116,105 @@ func databaseExtensions(in directory: URL) throws {
         }  // harness
         try expect(found == ["n7"], "found: \(found)")  // harness
     }
+
+    do {
+        let db = try openDatabase(in: directory, named: "rtree")  // harness
+        let connection = try db.newConnection()  // harness
+        struct Place: Codable, Sendable {
+            var latitude: Double
+            var longitude: Double
+        }
+
+        let places = RTreeIndex(
+            setup: RTreeIndexSetup(columns: ["minLat", "maxLat", "minLon", "maxLon"]),
+            handler: .object(Place.self) { row, box in
+                box["minLat"] = row.object.latitude
+                box["maxLat"] = row.object.latitude
+                box["minLon"] = row.object.longitude
+                box["maxLon"] = row.object.longitude
+            },
+            allowedCollections: .only(["places"]))
+        try db.register(places, withName: "places")
+        let handle = CollectionHandle<Place>("places")  // harness
+        try connection.readWrite { tx in  // harness
+            try tx.set(Place(latitude: 48.8566, longitude: 2.3522), forKey: "paris", in: handle)  // harness
+            try tx.set(Place(latitude: 51.5072, longitude: -0.1276), forKey: "london", in: handle)  // harness
+        }  // harness
+
+        let paris = try connection.read { tx in
+            let query = try DatabaseQuery(
+                format: "WHERE minLat >= ? AND maxLat <= ? AND minLon >= ? AND maxLon <= ?", 48.8, 48.9, 2.2, 2.5)
+            return try tx.rtreeIndex("places")?.keys(matching: query) ?? []
+        }
+        try expect(paris.map(\.key) == ["paris"], "found: \(paris)")  // harness
+    }
+
+    do {
+        let db = try openDatabase(in: directory, named: "counter")  // harness
+        let connection = try db.newConnection()  // harness
+        try connection.readWrite { tx in  // harness
+            try tx.set(Note(title: "a", body: ""), forKey: "n1", in: notes)  // harness
+            try tx.set(Note(title: "b", body: ""), forKey: "n2", in: notes)  // harness
+        }  // harness
+        try db.register(RowCounter(), withName: "counter")
+        try connection.readWrite { tx in try tx.set(Note(title: "c", body: ""), forKey: "n3", in: notes) }  // harness
+        try connection.readWrite { tx in try tx.removeObject(forKey: "n1", in: notes) }  // harness
+        let count = try connection.read { tx in
+            try tx.extension("counter", as: RowCounterTransaction.self).count(inCollection: "notes")
+        }
+        try expect(count == 2, "counted \(count)")  // harness
+    }
+}
+
+/// Counts the rows of each collection.
+struct RowCounter: DatabaseExtension {
+    func makeConnectionState(_ registration: ExtensionRegistration) -> any ExtensionConnectionState {
+        RowCounterState()
+    }
+}
+
+final class RowCounterState: ExtensionConnectionState {
+    func makeTransaction(_ context: ExtensionContext) -> any ExtensionTransaction {
+        RowCounterTransaction(context: context)
+    }
+}
+
+final class RowCounterTransaction: ExtensionTransaction {
+    let context: ExtensionContext
+    init(context: ExtensionContext) { self.context = context }
+
+    var table: String { ExtensionTables.quote(context.registration.tableNames[0]) }
+
+    func createTables() throws {
+        try context.tables.execute(
+            "CREATE TABLE IF NOT EXISTS \(table) (collection TEXT PRIMARY KEY, count INTEGER NOT NULL)")
+    }
+
+    func populate() throws {
+        try context.tables.run(
+            "INSERT INTO \(table) SELECT collection, COUNT(*) FROM database2 GROUP BY collection")
+    }
+
+    func didInsert(_ row: ExtensionRow) throws { try add(1, to: row.collection) }
+    func didRemove(_ row: CollectionKey, rowid: Int64) throws { try add(-1, to: row.collection) }
+
+    func willRemoveAll(inCollection collection: String) throws {
+        try context.tables.run("DELETE FROM \(table) WHERE collection = ?", [.text(collection)])
+    }
+
+    func didRemoveAllCollections() throws {
+        try context.tables.run("DELETE FROM \(table)")
+    }
+
+    /// The number of rows in `collection`.
+    func count(inCollection collection: String) throws -> Int {
+        let count = try context.tables.scalar("SELECT count FROM \(table) WHERE collection = ?", [.text(collection)])
+        return Int(count?.int64Value ?? 0)
+    }
+
+    private func add(_ delta: Int64, to collection: String) throws {
+        try context.tables.run("INSERT OR IGNORE INTO \(table) VALUES (?, 0)", [.text(collection)])
+        try context.tables.run(
+            "UPDATE \(table) SET count = count + ? WHERE collection = ?", [.integer(delta), .text(collection)])
+    }
 }
