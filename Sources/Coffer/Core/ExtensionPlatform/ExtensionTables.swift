@@ -181,12 +181,24 @@ public struct ExtensionTables {
     private func mapExtensionSQLite<T>(_ body: () throws -> T) throws -> T {
         do {
             return try mapQuerySQLite(body)
-        } catch let error as DatabaseError where error.sqliteCode == SQLiteError.ResultCode.auth {
+        } catch let error as DatabaseError
+            where error.sqliteCode == SQLiteError.ResultCode.auth || Self.isSchemaWriteRefusal(error)
+        {
             throw DatabaseError(
                 .extensionFailure,
                 "extension \"\(registration.name)\" ran SQL outside its own tables: \(error.message)",
                 underlying: error)
         }
+    }
+
+    /// Whether SQLite refused a direct write of its schema table: it does so before asking the
+    /// authorizer, with a plain error, so the refusal must be recognised by its message.
+    private static func isSchemaWriteRefusal(_ error: DatabaseError) -> Bool {
+        guard let sqlite = error.underlying as? SQLiteError, sqlite.code == SQLiteError.ResultCode.error else {
+            return false
+        }
+        let message = sqlite.message.lowercased()
+        return message.hasPrefix("table sqlite_") && message.hasSuffix("may not be modified")
     }
 }
 

@@ -12,6 +12,7 @@ extension ReadWriteTransaction {
         let entry = try database.extensions.withLock {
             try $0.makeEntry(name: name, implementation: implementation, oldestSnapshot: oldestSnapshot)
         }
+        try dropOrphans(sharingTablesWith: entry)
         let extensionTx = makeExtensionTransaction(for: entry)
         if implementation.isPersistent {
             let unchanged =
@@ -38,6 +39,18 @@ extension ReadWriteTransaction {
         }
         // Registered while the write lock is still held, so no later write can miss its hooks.
         connection.database.extensions.withLock { $0.add(entry) }
+    }
+
+    /// Drops the extensions recorded in the file but not registered again whose tables `entry`
+    /// declares: the first changing write would drop those tables from under it otherwise.
+    private func dropOrphans(sharingTablesWith entry: ExtensionRegistry.Entry) throws {
+        let declared = ExtensionAccessPolicy.withShadows(entry.registration.tableNames)
+        guard !declared.isEmpty else { return }
+        let orphans = connection.database.extensions.withLock { $0.orphanCandidates }
+        for orphan in orphans.sorted() where orphan != entry.name {
+            let recorded = ExtensionAccessPolicy.withShadows(try recordedTables(ofExtension: orphan) ?? [])
+            if !recorded.isDisjoint(with: declared) { try dropRecordedTables(ofExtension: orphan) }
+        }
     }
 
     /// Unregisters `name` and every extension depending on it, dropping their tables.
