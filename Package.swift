@@ -159,6 +159,13 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // Extensions written the way a user writes them: `import Coffer` without `@testable`, so
+        // everything they do goes through the public extension protocol.
+        .testTarget(
+            name: "CofferExtensionKitTests",
+            dependencies: ["Coffer", "CofferTestSupport"],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "CofferDocumentationTests",
             dependencies: ["CofferTestSupport"],
