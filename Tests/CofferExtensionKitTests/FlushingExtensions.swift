@@ -7,6 +7,7 @@ import Coffer
 ///
 /// It buffers one piece of work per insert, so every write that inserts also gives it a flush.
 struct Tracer: DatabaseExtension {
+    let kind = "Tracer"
     var label: String
     var log: Shared<[String]>
     var dependencies: Set<String> = []
@@ -76,6 +77,7 @@ struct RelayTarget: Sendable {
 /// Answers an insert into a watched collection by writing a row elsewhere, in its next flush:
 /// chained relays make a cascade that takes one flush round per step.
 struct Relay: DatabaseExtension {
+    let kind = "Relay"
     var label: String
     /// Watched collection → the row to write.
     var rules: [String: RelayTarget]
@@ -136,6 +138,7 @@ final class RelayTransaction: ExtensionTransaction {
 /// Extends a chain of rows `n0`, `n1`, … in collection `chain` up to `n<length>`: each insert
 /// owes the next row, and one flush drains the whole chain, its own writes included.
 struct Chain: DatabaseExtension {
+    let kind = "Chain"
     var length: Int
     /// How often the chain was flushed.
     var flushes: Shared<Int>
@@ -197,6 +200,7 @@ final class ChainTransaction: ExtensionTransaction {
 /// Answers `to` written into row `loop/<key>` with `answer` in its next flush: two of them
 /// answering each other never converge.
 struct PingPong: DatabaseExtension {
+    let kind = "PingPong"
     var to: String
     var answer: String
 
@@ -255,6 +259,7 @@ final class PingPongTransaction: ExtensionTransaction {
 
 /// Claims pending work on every round and never does any: rounds that change nothing.
 struct Procrastinator: DatabaseExtension {
+    let kind = "Procrastinator"
     var isPersistent: Bool { false }
 
     func makeConnectionState(_ registration: ExtensionRegistration) -> any ExtensionConnectionState {

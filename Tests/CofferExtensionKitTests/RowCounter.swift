@@ -24,7 +24,7 @@ struct RowCounter: DatabaseExtension {
     /// Where the states made for this configuration are counted, when a test wants to know.
     var census: StateCensus?
 
-    /// Fixed rather than the type's name, so the table is `rowCounter_<name>` whatever the type is called.
+    /// Recorded in the file and the prefix of the table, `rowCounter_<name>`.
     var kind: String { "rowCounter" }
 
     var derivedCollections: AllowList<String>? { allowedCollections }

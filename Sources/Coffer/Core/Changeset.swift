@@ -20,6 +20,8 @@ public struct Changeset: Sendable {
     public let customObject: (any Sendable)?
     /// Per-extension changes, by registered extension name (``changes(for:as:)`` reads one typed).
     public let extensionChanges: [String: any Sendable]
+    /// Extensions the commit registered (readers from this snapshot on can use them).
+    public let registeredExtensions: Set<String>
     /// Extensions the commit unregistered: those asked for, and every extension depending on them.
     public let unregisteredExtensions: Set<String>
     /// Whether this changeset stands for commits the connection lost track of, so that every row
@@ -92,6 +94,7 @@ public struct Changeset: Sendable {
         self.allKeysRemoved = allKeysRemoved
         self.customObject = customObject
         self.extensionChanges = extensionChanges
+        self.registeredExtensions = []
         self.unregisteredExtensions = []
         self.isReset = false
     }
@@ -99,7 +102,7 @@ public struct Changeset: Sendable {
     init(
         snapshot: UInt64, connectionID: UInt64, connectionName: String?, changes: PendingChanges,
         customObject: (any Sendable)?, extensionChanges: [String: any Sendable],
-        unregisteredExtensions: Set<String> = []
+        registeredExtensions: Set<String> = [], unregisteredExtensions: Set<String> = []
     ) {
         self.snapshot = snapshot
         self.connectionID = connectionID
@@ -110,6 +113,7 @@ public struct Changeset: Sendable {
         self.allKeysRemoved = changes.allKeysRemoved
         self.customObject = customObject
         self.extensionChanges = extensionChanges
+        self.registeredExtensions = registeredExtensions
         self.unregisteredExtensions = unregisteredExtensions
         self.isReset = false
     }
@@ -125,6 +129,7 @@ public struct Changeset: Sendable {
         self.allKeysRemoved = false
         self.customObject = nil
         self.extensionChanges = [:]
+        self.registeredExtensions = []
         self.unregisteredExtensions = []
         self.isReset = true
     }
@@ -135,9 +140,11 @@ public struct Changeset: Sendable {
         extensionChanges[name] as? Changes
     }
 
-    /// Whether the commit changed anything of extension `name` (its part, its unregistration, or a reset).
+    /// Whether the commit changed anything of extension `name` (its part, its registration or
+    /// unregistration, or a reset).
     public func hasExtensionChange(_ name: String) -> Bool {
-        isReset || extensionChanges[name] != nil || unregisteredExtensions.contains(name)
+        isReset || extensionChanges[name] != nil || registeredExtensions.contains(name)
+            || unregisteredExtensions.contains(name)
     }
 
     /// Whether the object of `ck` was set, replaced or touched (O(1)).
@@ -148,8 +155,8 @@ public struct Changeset: Sendable {
 
     var isEmpty: Bool {
         rows.isEmpty && removedKeys.isEmpty && removedCollections.isEmpty
-            && !allKeysRemoved && customObject == nil && extensionChanges.isEmpty && unregisteredExtensions.isEmpty
-            && !isReset
+            && !allKeysRemoved && customObject == nil && extensionChanges.isEmpty && registeredExtensions.isEmpty
+            && unregisteredExtensions.isEmpty && !isReset
     }
 }
 

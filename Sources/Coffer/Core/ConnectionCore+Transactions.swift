@@ -119,7 +119,7 @@ extension ConnectionCore {
         let memoryChanged = tx.extensionContexts.contains { $0.hasMemoryChanges }
         guard
             !changes.isEmpty || custom != nil || !extensionChanges.isEmpty || !tx.unregisteredExtensions.isEmpty
-                || memoryChanged
+                || !tx.registeredExtensions.isEmpty || memoryChanged
         else {
             do {
                 try mapSQLite { try sqlite.cachedStatement(SQL.commit).run() }
@@ -135,11 +135,15 @@ extension ConnectionCore {
         let changeset = Changeset(
             snapshot: newSnapshot, connectionID: id, connectionName: connection.name, changes: changes,
             customObject: custom, extensionChanges: extensionChanges,
+            registeredExtensions: Set(tx.registeredExtensions.map(\.name)),
             unregisteredExtensions: tx.unregisteredExtensions)
         database.addPending(changeset)
         do {
             // Before the SQLite commit: a reader that pins the new snapshot finds the rows there.
             for context in tx.extensionContexts { try context.commitMemoryViews(as: newSnapshot) }
+            for registration in tx.registeredExtensions {
+                registration.firstSnapshot.store(newSnapshot, ordering: .releasing)
+            }
             try database.snapshotGate.commit {
                 try mapSQLite { try sqlite.cachedStatement(SQL.commit).run() }
                 database.publish(changeset, by: id)

@@ -164,7 +164,10 @@ final class ConnectionCore: @unchecked Sendable {
     func apply(_ changeset: Changeset) {
         for name in changeset.unregisteredExtensions { extensionStates[name] = nil }
         for (name, slot) in extensionStates {
-            slot.state.deliver(changeset.extensionChanges[name])
+            guard let changes = changeset.extensionChanges[name], !slot.state.deliver(changes) else { continue }
+            database.logger.warning(
+                "Coffer: an extension's changeset part is not of the type its connection state takes; it was dropped",
+                metadata: ["extension": "\(name)", "type": "\(type(of: changes))"])
         }
         // Nothing cached, nothing to patch; walking the rows would also fold the changeset's row list.
         guard !(objectCache.isEmpty && metadataCache.isEmpty) else { return }

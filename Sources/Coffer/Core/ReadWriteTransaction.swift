@@ -16,6 +16,8 @@ public final class ReadWriteTransaction: ReadTransaction {
     var doomingError: (any Error)?
     /// Extensions this transaction unregistered (with their dependents), for the changeset.
     var unregisteredExtensions: Set<String> = []
+    /// Extensions this transaction registered: the commit makes a new snapshot for them.
+    var registeredExtensions: [ExtensionRegistration] = []
 
     /// A value delivered with this commit's ``Changeset`` (YapDatabase's custom notification object).
     public var notificationCustomObject: (any Sendable)?

@@ -14,7 +14,7 @@ extension DatabaseRegion {
             || changeset.allKeysRemoved
         if isEverything {
             return anyRowChange || changeset.customObject != nil || !changeset.extensionChanges.isEmpty
-                || !changeset.unregisteredExtensions.isEmpty
+                || !changeset.registeredExtensions.isEmpty || !changeset.unregisteredExtensions.isEmpty
         }
         if extensions.contains(where: changeset.hasExtensionChange) { return true }
         guard anyRowChange else { return false }

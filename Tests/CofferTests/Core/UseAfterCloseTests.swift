@@ -66,6 +66,10 @@ import Testing
         ("Connection.beginLongLivedReadTransaction", { _ = try $0.connection.beginLongLivedReadTransaction() }),
         ("Connection.endLongLivedReadTransaction", { try $0.connection.endLongLivedReadTransaction() }),
         ("Connection.integrityCheck", { _ = try $0.connection.integrityCheck() }),
+        (
+            "Connection.withExtensionState",
+            { try $0.connection.withExtensionState("hooks", as: AnyObject.self) { _ in } }
+        ),
         ("Connection.pragmaSynchronous", { _ = try $0.connection.pragmaSynchronous() }),
         ("Connection.pragmaPageSize", { _ = try $0.connection.pragmaPageSize() }),
         ("Connection.pragmaMMapSize", { _ = try $0.connection.pragmaMMapSize() }),
@@ -406,7 +410,8 @@ import Testing
         "Connection.read", "Connection.readWrite", "Connection.asyncRead", "Connection.asyncReadWrite",
         "Connection.flushTransactions", "Connection.beginLongLivedReadTransaction",
         "Connection.endLongLivedReadTransaction", "Connection.isInLongLivedReadTransaction", "Connection.flushMemory",
-        "Connection.integrityCheck", "Connection.pragmaSynchronous", "Connection.pragmaPageSize",
+        "Connection.integrityCheck", "Connection.withExtensionState", "Connection.pragmaSynchronous",
+        "Connection.pragmaPageSize",
         "Connection.pragmaMMapSize", "Connection.pragmaAutoVacuum", "Connection.vacuum", "Connection.backup",
         "Connection.asyncBackup", "Connection.exportUnencryptedCopy", "Connection.hasChange",
         "Connection.hasObjectChange", "Connection.hasMetadataChange", "Connection.didClearCollection",

@@ -9,6 +9,7 @@ import Testing
 @Suite struct MemoryTableExtensionTests {
     /// Mirrors the integer objects of collection "c" in memory, key → value.
     struct Mirror: DatabaseExtension {
+        let kind = "Mirror"
         var isPersistent: Bool { false }
 
         func makeConnectionState(_ registration: ExtensionRegistration) -> any ExtensionConnectionState {

@@ -17,6 +17,8 @@ import Testing
     }
 
     struct ProbeExtension: DatabaseExtension {
+
+        let kind = "ProbeExtension"
         let probe: Probe
         var isPersistent: Bool { false }
 

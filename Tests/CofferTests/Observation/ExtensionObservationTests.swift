@@ -81,7 +81,10 @@ import Testing
         let recorder = NotificationCenter.default.addObserver(
             forName: Database.modifiedNotification, object: test.database, queue: nil
         ) { note in
-            if let changeset = note.userInfo?[Database.changesetKey] as? Changeset {
+            // The registrations' own changesets may still be on their way.
+            if let changeset = note.userInfo?[Database.changesetKey] as? Changeset,
+                changeset.registeredExtensions.isEmpty
+            {
                 changesets.withLock { $0.append(changeset) }
             }
         }

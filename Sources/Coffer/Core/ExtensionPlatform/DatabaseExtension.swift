@@ -9,10 +9,13 @@
 /// (``SecondaryIndex``, ``FullTextSearch``, ``RTreeIndex``, ``Hooks``) are written against these
 /// protocols only; the DatabaseExtensions article builds a small one step by step.
 ///
-/// Every requirement but ``makeConnectionState(_:)`` has a default.
+/// Every requirement but ``kind`` and ``makeConnectionState(_:)`` has a default.
 public protocol DatabaseExtension: Sendable {
     /// A stable name for the kind of extension, recorded in the file; a different kind under the
-    /// same registered name rebuilds the extension. Defaults to the type's name.
+    /// same registered name rebuilds the extension, and it prefixes the default table name.
+    ///
+    /// Spell it out (`"RowCounter"`) rather than deriving it from the type's name: renaming the
+    /// type would otherwise rebuild the extension at the next launch.
     var kind: String { get }
     /// The implementation's format version; a change rebuilds the extension. Defaults to 1.
     var classVersion: Int { get }
@@ -47,8 +50,6 @@ public protocol DatabaseExtension: Sendable {
 }
 
 extension DatabaseExtension {
-    /// The type's name.
-    public var kind: String { String(describing: Self.self) }
     /// Version 1.
     public var classVersion: Int { 1 }
     /// No tag.
@@ -100,9 +101,12 @@ extension ExtensionConnectionState {
     /// Calls ``flushMemory()``.
     public func reset() { flushMemory() }
 
-    /// Delivers a changeset's part for this extension, when it is of this state's type.
-    func deliver(_ changes: (any Sendable)?) {
-        if let changes = changes as? Changes { noteCommitted(changes) }
+    /// Delivers a changeset's part for this extension; false when it is not of this state's
+    /// `Changes` type (the transaction object contributes another type), so it was dropped.
+    func deliver(_ changes: any Sendable) -> Bool {
+        guard let changes = changes as? Changes else { return false }
+        noteCommitted(changes)
+        return true
     }
 }
 

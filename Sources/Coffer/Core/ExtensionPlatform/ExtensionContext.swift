@@ -52,19 +52,14 @@ public final class ExtensionContext {
     /// Whether the extension's registration is part of this transaction's snapshot.
     ///
     /// A read transaction pinned before the registration committed already lists the extension,
-    /// but not its tables; a query there must fail clearly rather than with SQLite's "no such table".
+    /// but not its tables (or, after registering again under the same name, an earlier
+    /// registration's): a query there must fail clearly rather than read the wrong data.
     /// - Throws: ``DatabaseError`` `.misuse` once the transaction has ended.
     public func isRegisteredInSnapshot() throws -> Bool {
         let transaction = try transaction()
         if let registeredInSnapshot { return registeredInSnapshot }
-        let result: Bool
-        if transaction is ReadWriteTransaction {
-            result = true
-        } else if let table = registration.tableNames.first {
-            result = try transaction.snapshotHasTable(table)
-        } else {
-            result = true
-        }
+        let result =
+            transaction is ReadWriteTransaction || snapshot >= registration.firstSnapshot.load(ordering: .acquiring)
         registeredInSnapshot = result
         return result
     }

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// One registration of an extension: its name, its tables, and what its connections share.
 ///
 /// Every connection's state for the same registration gets the same object; registering again
@@ -12,6 +14,8 @@ public final class ExtensionRegistration: Sendable {
     public let dependencyTableNames: [String]
     /// Tells this registration from an earlier one under the same name.
     let id: UInt64
+    /// The snapshot the registration's commit publishes: readers pinned before it do not see it.
+    let firstSnapshot = Atomic<UInt64>(.max)
     private let memoryTables = Locked<[String: any Sendable]>([:])
     /// The oldest snapshot a connection of the database may still read at.
     private let oldestSnapshot: @Sendable () -> UInt64

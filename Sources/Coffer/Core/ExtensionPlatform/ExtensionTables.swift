@@ -60,12 +60,15 @@ public struct ExtensionTables {
         try mapSQLite { try sqlite.execute(ExtensionSQL.releaseSavepoint) }
     }
 
-    /// Runs one statement, binding `arguments` to its parameters in order.
+    /// Runs one statement, binding `arguments` to its parameters in order, and returns the
+    /// number of rows it inserted, updated or deleted.
     /// - Throws: as ``execute(_:)``.
-    public func run(_ sql: String, _ arguments: [DatabaseValue] = []) throws {
+    @discardableResult
+    public func run(_ sql: String, _ arguments: [DatabaseValue] = []) throws -> Int {
         let stmt = try prepareQuery(ExtensionQuery(sql, arguments: arguments))
         defer { stmt.reset() }
         try mapExtensionSQLite { try stmt.run() }
+        return try connection().changes
     }
 
     /// Runs a query and calls `body` with each result row; set `stop` to end early.

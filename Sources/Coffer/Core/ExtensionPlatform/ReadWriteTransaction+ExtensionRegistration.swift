@@ -39,6 +39,7 @@ extension ReadWriteTransaction {
         }
         // Registered while the write lock is still held, so no later write can miss its hooks.
         connection.database.extensions.withLock { $0.add(entry) }
+        registeredExtensions.append(entry.registration)
     }
 
     /// Drops the extensions recorded in the file but not registered again whose tables `entry`

@@ -70,6 +70,9 @@ public struct FullTextSearch: DatabaseExtension {
 public typealias FullTextSearchHandler = RowHandler<[String: String]>
 
 extension FullTextSearch {
+    /// "FullTextSearch", as YapDatabase records it.
+    public var kind: String { "FullTextSearch" }
+
     /// The virtual table `fts_<name>` (and the shadow tables its module makes).
     public func tableNames(registeredName: String) -> [String] {
         [Self.tableName(registeredName: registeredName)]

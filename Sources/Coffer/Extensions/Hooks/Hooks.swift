@@ -66,6 +66,9 @@ public struct Hooks: DatabaseExtension {
 }
 
 extension Hooks {
+    /// "Hooks", as YapDatabase records it.
+    public var kind: String { "Hooks" }
+
     /// False: hooks keep no tables and are never populated.
     public var isPersistent: Bool { false }
     /// ``allowedCollections``.

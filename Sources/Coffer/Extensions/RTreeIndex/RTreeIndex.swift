@@ -63,6 +63,9 @@ public struct RTreeIndex: DatabaseExtension {
         "rTreeIndex_" + registeredName
     }
 
+    /// "RTreeIndex", as YapDatabase records it.
+    public var kind: String { "RTreeIndex" }
+
     /// The virtual table `rTreeIndex_<name>` (and the shadow tables its module makes).
     public func tableNames(registeredName: String) -> [String] {
         [Self.tableName(registeredName: registeredName)]

@@ -59,6 +59,9 @@ public struct SecondaryIndex: DatabaseExtension {
 public typealias SecondaryIndexHandler = RowHandler<[String: any DatabaseValueConvertible]>
 
 extension SecondaryIndex {
+    /// "SecondaryIndex", as YapDatabase records it.
+    public var kind: String { "SecondaryIndex" }
+
     /// The table `secondaryIndex_<name>`.
     public func tableNames(registeredName: String) -> [String] {
         [Self.tableName(registeredName: registeredName)]
