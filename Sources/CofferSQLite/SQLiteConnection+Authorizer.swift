@@ -42,6 +42,12 @@ extension SQLiteConnection {
     struct ScopedStatementKey: Hashable {
         let scope: String
         let sql: String
+
+        /// Hashes the SQL only: scopes differ in few statements, and a scoped statement is
+        /// looked up on every row an extension writes.
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(sql)
+        }
     }
 
     /// Whether an authorizer-scoped call is in progress on this connection (false between calls).

@@ -3,7 +3,8 @@
 Extensions and Maintenance build on it, never the reverse.
 
 A file under Core/ may not name a type (class, struct, enum, protocol, actor, typealias) declared
-in a file under Extensions/ or Maintenance/. Comments and string literals are ignored. Exits 1 and
+in a file under Extensions/ or Maintenance/, and no file under Utilities/, Cache/ or
+Serialization/ may import the SQLite layer. Comments and string literals are ignored. Exits 1 and
 lists every use found; run from anywhere.
 """
 import pathlib
@@ -12,6 +13,7 @@ import sys
 
 ROOT = pathlib.Path(__file__).resolve().parents[2] / "Sources" / "Coffer"
 UPPER_LAYERS = ["Extensions", "Maintenance"]
+PURE_FOLDERS = ["Utilities", "Cache", "Serialization"]
 DECLARATION = re.compile(
     r"^\s*(?:@\w+(?:\([^)]*\))?\s+)*"
     r"(?:(?:public|internal|private|fileprivate|package|final|open|static|indirect|nonisolated)\s+)*"
@@ -57,11 +59,22 @@ def main():
                     f"{path.relative_to(ROOT)}:{number}: uses {name}, declared in "
                     f"{upper[name].relative_to(ROOT)} (Core must not depend on Extensions or Maintenance)"
                 )
+    # The pure folders never reach SQLite: they hold values and logic the core binds and runs.
+    for folder in PURE_FOLDERS:
+        for path in sorted((ROOT / folder).rglob("*.swift")):
+            for number, line in enumerate(code(path).splitlines(), start=1):
+                if re.match(r"\s*(?:@\w+\s+)*(?:\w+\s+)?import\s+CofferSQLite\b", line):
+                    violations.append(
+                        f"{path.relative_to(ROOT)}:{number}: imports CofferSQLite ({folder} must not use the SQLite layer)"
+                    )
     for violation in violations:
         print(violation, file=sys.stderr)
     if violations:
         return 1
-    print(f"check_layers: Core uses nothing declared under {', '.join(UPPER_LAYERS)} ({len(upper)} types checked)")
+    print(
+        f"check_layers: Core uses nothing declared under {', '.join(UPPER_LAYERS)} ({len(upper)} types checked); "
+        f"{', '.join(PURE_FOLDERS)} do not import CofferSQLite"
+    )
     return 0
 
 

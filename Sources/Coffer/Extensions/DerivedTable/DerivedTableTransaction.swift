@@ -99,8 +99,8 @@ extension DerivedTableTransaction {
             try context.tables.run(derivedSQL.deleteRowid, [.integer(row.rowid)])
             return
         }
-        let unknown = values.keys.filter { !isColumn($0) }.sorted()
-        guard unknown.isEmpty else {
+        guard values.keys.allSatisfy(isColumn) else {
+            let unknown = values.keys.filter { !isColumn($0) }.sorted()
             throw DatabaseError(
                 .extensionFailure,
                 "the handler of \(displayKind) \"\(context.registeredName)\" set unknown column(s) "
