@@ -120,12 +120,6 @@ extension Database {
         return DatabaseChanges(stream: stream)
     }
 
-    /// Copies committed WAL frames back into the file; truncates the WAL once it passed the
-    /// threshold and no reader pins it.
-    func runCheckpoint() {
-        checkpointer.run()
-    }
-
     /// Checkpoints the WAL now and waits: `.truncate` also empties the WAL file when no reader pins it.
     /// - Throws: ``DatabaseError`` (`.busy` when readers prevented a full checkpoint, `.closed`
     ///   once the database is closed).

@@ -83,7 +83,8 @@ extension FullTextSearch {
 
     /// The search's SQL for one connection.
     public func makeConnectionState(_ registration: ExtensionRegistration) -> any ExtensionConnectionState {
-        FullTextSearchConnectionState(search: self, registeredName: registration.name)
+        let sql = FullTextSearchSQL(registeredName: registration.name, search: self)
+        return DerivedTableConnectionState { FullTextSearchTransaction(context: $0, search: self, sql: sql) }
     }
 
     /// Checks columns, tokenizer and options before anything reaches SQL.

@@ -76,7 +76,8 @@ public struct RTreeIndex: DatabaseExtension {
 
     /// The index's SQL for one connection.
     public func makeConnectionState(_ registration: ExtensionRegistration) -> any ExtensionConnectionState {
-        RTreeIndexConnectionState(index: self, registeredName: registration.name)
+        let sql = RTreeIndexSQL(registeredName: registration.name, setup: setup)
+        return DerivedTableConnectionState { RTreeIndexTransaction(context: $0, index: self, sql: sql) }
     }
 }
 

@@ -72,6 +72,7 @@ extension SecondaryIndex {
 
     /// The index's SQL for one connection.
     public func makeConnectionState(_ registration: ExtensionRegistration) -> any ExtensionConnectionState {
-        SecondaryIndexConnectionState(index: self, registeredName: registration.name)
+        let sql = SecondaryIndexSQL(registeredName: registration.name, setup: setup)
+        return DerivedTableConnectionState { SecondaryIndexTransaction(context: $0, index: self, sql: sql) }
     }
 }
