@@ -18,7 +18,7 @@ func databaseExtensions(in directory: URL) throws {
             setup: SecondaryIndexSetup([("title", .text)]),  // harness
             handler: .object(Note.self) { row, values in values["title"] = row.object.title },  // harness
             versionTag: "1")  // harness
-        try db.register(index, withName: "staff")  // blocks until the index is populated
+        try db.register(index, withName: "staff")      // blocks until the index is populated
         try expect(db.registeredExtension("staff") != nil, "the index is registered")  // harness
     }
 
@@ -27,7 +27,7 @@ func databaseExtensions(in directory: URL) throws {
         let connection = try db.newConnection()  // harness
         var hooks = Hooks(allowedCollections: .only(["orders"]))
         hooks.didRemove = { row in
-            try row.transaction.removeObject(forKey: row.key, inCollection: "order-lines")  // cascade
+            try row.transaction.removeObject(forKey: row.key, inCollection: "order-lines")   // cascade
         }
         try db.register(hooks, withName: "cascade")
         try connection.readWrite { tx in  // harness
@@ -73,8 +73,7 @@ func databaseExtensions(in directory: URL) throws {
             return try tx.secondaryIndex("staff")?.keys(matching: query) ?? []
         }
         let picked = try connection.read { tx in
-            let query = try DatabaseQuery(
-                format: "WHERE salary IN (?) AND department = ?", .list(90_000, 150_000.0), "eng")
+            let query = try DatabaseQuery(format: "WHERE salary IN (?) AND department = ?", .list(90_000, 150_000.0), "eng")
             return try tx.secondaryIndex("staff")?.keys(matching: query) ?? []
         }
         let payroll = try connection.read { tx in
@@ -107,7 +106,7 @@ func databaseExtensions(in directory: URL) throws {
             guard let fts = tx.fullTextSearch("notes_fts") else { return }
             try fts.enumerateKeys(matching: "encrypt*", snippet: .init(startMatch: "[", endMatch: "]")) {
                 snippet, collection, key, stop in
-                print(key, snippet)  // "n7 …files are [encrypted] page by page…"
+                print(key, snippet)        // "n7 …files are [encrypted] page by page…"
             }
         }
         let found = try connection.read { tx in  // harness
@@ -158,18 +157,23 @@ func databaseExtensions(in directory: URL) throws {
             try tx.set(Note(title: "b", body: ""), forKey: "n2", in: notes)  // harness
         }  // harness
         try db.register(RowCounter(), withName: "counter")
-        try connection.readWrite { tx in try tx.set(Note(title: "c", body: ""), forKey: "n3", in: notes) }  // harness
-        try connection.readWrite { tx in try tx.removeObject(forKey: "n1", in: notes) }  // harness
         let count = try connection.read { tx in
             try tx.extension("counter", as: RowCounterTransaction.self).count(inCollection: "notes")
         }
         try expect(count == 2, "counted \(count)")  // harness
+        try connection.readWrite { tx in try tx.set(Note(title: "c", body: ""), forKey: "n3", in: notes) }  // harness
+        try connection.readWrite { tx in try tx.removeObject(forKey: "n1", in: notes) }  // harness
+        try connection.readWrite { tx in try tx.removeObject(forKey: "n2", in: notes) }  // harness
+        let after = try connection.read { tx in  // harness
+            try tx.extension("counter", as: RowCounterTransaction.self).count(inCollection: "notes")  // harness
+        }  // harness
+        try expect(after == 1, "counted \(after) after an insert and two removals")  // harness
     }
 }
 
 /// Counts the rows of each collection.
 struct RowCounter: DatabaseExtension {
-    let kind = "RowCounter"  // recorded in the file; its table is RowCounter_<name>
+    let kind = "RowCounter"   // recorded in the file; its table is RowCounter_<name>
 
     func makeConnectionState(_ registration: ExtensionRegistration) -> any ExtensionConnectionState {
         RowCounterState()
