@@ -73,12 +73,16 @@ public struct Changeset: Sendable {
     ///   - allKeysRemoved: Whether `removeAllObjectsInAllCollections()` ran.
     ///   - customObject: The transaction's ``ReadWriteTransaction/notificationCustomObject``.
     ///   - extensionChanges: Per-extension changes, by registered extension name.
+    ///   - registeredExtensions: Extensions the commit registered.
+    ///   - unregisteredExtensions: Extensions the commit unregistered.
+    ///   - isReset: Whether it stands for commits a connection lost track of.
     public init(
         snapshot: UInt64 = 0, connectionID: UInt64 = 0, connectionName: String? = nil,
         objectChanges: Set<CollectionKey> = [], metadataChanges: Set<CollectionKey> = [],
         insertedKeys: Set<CollectionKey> = [], removedKeys: Set<CollectionKey> = [],
         removedCollections: Set<String> = [], allKeysRemoved: Bool = false, customObject: (any Sendable)? = nil,
-        extensionChanges: [String: any Sendable] = [:]
+        extensionChanges: [String: any Sendable] = [:], registeredExtensions: Set<String> = [],
+        unregisteredExtensions: Set<String> = [], isReset: Bool = false
     ) {
         var folded: [CollectionKey: RowChange] = [:]
         // Siblings evict what a hand-made changeset names: it carries no values to share.
@@ -94,9 +98,9 @@ public struct Changeset: Sendable {
         self.allKeysRemoved = allKeysRemoved
         self.customObject = customObject
         self.extensionChanges = extensionChanges
-        self.registeredExtensions = []
-        self.unregisteredExtensions = []
-        self.isReset = false
+        self.registeredExtensions = registeredExtensions
+        self.unregisteredExtensions = unregisteredExtensions
+        self.isReset = isReset
     }
 
     init(

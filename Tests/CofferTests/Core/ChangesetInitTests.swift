@@ -40,6 +40,20 @@ import Testing
         #expect(keys.sorted() == ["n1", "n2", "n3"])
     }
 
+    @Test func aHandBuiltResetAnswersYesToEveryQuestion() throws {
+        let test = try TestDatabase()
+        let connection = try test.connection()
+        let reset = [Changeset(snapshot: 9, isReset: true)]
+        #expect(connection.hasChange(forKey: "any", inCollection: "thing", in: reset))
+        #expect(connection.hasMetadataChange(forCollection: "notes", in: reset))
+        #expect(connection.didClearAllCollections(in: reset))
+        #expect(reset[0].hasExtensionChange("staff"))
+        let registered = Changeset(registeredExtensions: ["staff"], unregisteredExtensions: ["old"])
+        #expect(registered.hasExtensionChange("staff") && registered.hasExtensionChange("old"))
+        #expect(!registered.hasExtensionChange("other"))
+        #expect(!connection.hasChange(forKey: "any", inCollection: "thing", in: [registered]))
+    }
+
     @Test func clearedCollectionsCountAsChangesOfEveryKey() throws {
         let test = try TestDatabase()
         let connection = try test.connection()
