@@ -10,10 +10,14 @@ package final class Statement {
     unowned let connection: SQLiteConnection
     /// The SQL text, kept for error messages.
     package let sql: String
-    /// True after a `step()` that returned a row and before the next `reset()` or the last row:
-    /// the statement is in use and a nested caller must not take it. SQLite tracks this itself,
-    /// which keeps a stored flag (and its exclusivity check) off the per-row path.
+    /// Whether the statement is in use: true after a `step()` that returned a row and before
+    /// the next `reset()` or the last row.
+    ///
+    /// A nested caller must not take a statement in use. SQLite tracks this itself, which keeps
+    /// a stored flag (and its exclusivity check) off the per-row path.
     package var isBusy: Bool { sqlite3_stmt_busy(handle) != 0 }
+    /// Whether running the statement cannot change the database (`sqlite3_stmt_readonly`).
+    package var isReadOnly: Bool { sqlite3_stmt_readonly(handle) != 0 }
 
     init(handle: OpaquePointer, connection: SQLiteConnection, sql: String) {
         self.handle = handle

@@ -9,13 +9,22 @@ struct ExtensionAccessPolicy: Sendable {
     /// Tables every extension may read: the rows, and the schema (for SQLite's own bookkeeping).
     static let readableCoreTables: Set<String> = ["database2", "sqlite_master"]
 
+    /// The shadow tables R*Tree prepares writes to whenever it connects to a table.
+    static let rtreeShadowSuffixes = ["node", "parent", "rowid"]
+
     let owned: Set<String>
     let readable: Set<String>
+    /// The R*Tree shadow names of the extension's tables, whose writes a read may prepare.
+    let preparedOnConnect: Set<String>
     let isReadWrite: Bool
 
     init(registration: ExtensionRegistration, isReadWrite: Bool) {
         owned = Self.withShadows(registration.tableNames)
         readable = owned.union(Self.withShadows(registration.dependencyTableNames)).union(Self.readableCoreTables)
+        preparedOnConnect = Set(
+            registration.tableNames.flatMap { table in
+                Self.rtreeShadowSuffixes.map { table.lowercased() + "_" + $0 }
+            })
         self.isReadWrite = isReadWrite
     }
 
@@ -44,7 +53,11 @@ struct ExtensionAccessPolicy: Sendable {
             // write it directly (that needs `writable_schema`), and creating and dropping are
             // judged on their own.
             guard let table else { return false }
-            return table == "sqlite_master" || (isReadWrite && owned.contains(table))
+            if table == "sqlite_master" { return true }
+            // R*Tree prepares its shadow-table writes whenever it connects, which can be in a
+            // read; SQLite reports them like a statement's own, so `ExtensionTables` refuses a
+            // read's statement that would write by looking at the statement itself.
+            return isReadWrite ? owned.contains(table) : preparedOnConnect.contains(table)
         case .createTable, .createVirtualTable, .dropTable, .dropVirtualTable, .analyze:
             guard isReadWrite, let table else { return false }
             return owned.contains(table)

@@ -43,14 +43,17 @@ public struct ExtensionTables {
         ExtensionSQL.quote(name)
     }
 
-    /// Runs one or more statements without results (DDL, usually).
-    /// - Throws: ``DatabaseError`` `.extensionFailure` for SQL outside the extension's tables,
-    ///   `.invalidQuery` for SQL that does not compile, `.misuse` once the transaction ended.
+    /// Runs one or more statements without results (DDL, usually) in a read-write transaction.
+    /// - Throws: ``DatabaseError`` `.extensionFailure` for SQL outside the extension's tables or
+    ///   in a read-only transaction, `.invalidQuery` for SQL that does not compile, `.misuse` once
+    ///   the transaction ended.
     public func execute(_ sql: String) throws {
         let sqlite = try connection()
         guard policy.isReadWrite else {
-            try mapExtensionSQLite { try sqlite.execute(sql, authorizer: policy.allows) }
-            return
+            // Statements run here as they compile, before one could be checked for writes.
+            throw DatabaseError(
+                .extensionFailure,
+                "extension \"\(registration.name)\" can only execute SQL in a read-write transaction")
         }
         // A refused statement can leave part of a virtual table's schema behind inside a
         // transaction; the savepoint takes all of it back, whatever the caller does next.
@@ -159,6 +162,11 @@ public struct ExtensionTables {
     private func prepareQuery(_ query: ExtensionQuery, on sqlite: SQLiteConnection) throws -> Statement {
         try mapExtensionSQLite {
             let stmt = try sqlite.cachedStatement(query.sql, scope: scope, authorizer: policy.allows)
+            guard policy.isReadWrite || stmt.isReadOnly else {
+                throw DatabaseError(
+                    .extensionFailure,
+                    "extension \"\(registration.name)\" cannot write in a read-only transaction: \(query.sql)")
+            }
             guard Int(stmt.parameterCount) == query.arguments.count else {
                 throw DatabaseError.invalidQuery(
                     "the SQL has \(stmt.parameterCount) parameter(s) but binds \(query.arguments.count) value(s)")
