@@ -25,15 +25,17 @@
 /// ```
 ///
 /// A handler sets every column or none: no values give the row no entry (and remove an existing
-/// one); some but not all, or a minimum above its maximum, fail the write with `.extensionFailure`.
-/// Coordinates are stored as 32-bit floats (minimum rounded down, maximum up) unless the setup
-/// asks for integers; see ``RTreeIndexSetup``.
+/// one); some but not all, a value that is not finite or outside the coordinate type's range, or
+/// a minimum above its maximum fail the write with `.extensionFailure`. Coordinates are stored
+/// as 32-bit floats (minimum rounded down, maximum up) unless the setup asks for integers; see
+/// ``RTreeIndexSetup``.
 ///
-/// Each R*Tree node is one database page. SQLCipher keeps 48 bytes of every page for its IV and
-/// HMAC, so at 1,024-byte pages a node (sized by SQLite for the whole page) does not fit the
-/// page's payload and spills into an overflow page — every node read then costs two pages. Use
-/// 4,096-byte pages (``CipherSettings/pageSize``, the default of SQLCipher 4 and of
-/// ``CipherSettings/recommended``) for an R*Tree index.
+/// SQLite sizes R*Tree nodes to the page: 64 bytes less than a page, and at most 51 entries
+/// (1,228 bytes for two dimensions, 2,452 for five). SQLCipher keeps 48 bytes of every page for
+/// its IV and HMAC, so at 1,024-byte pages a 960-byte node is more than a b-tree leaf keeps of a
+/// row, and its end spills into an overflow page: every node read then reads two pages. Use
+/// 4,096-byte pages (``CipherSettings/pageSize``: the default of new files, of SQLCipher 4 and of
+/// ``CipherSettings/recommended``), where a node of any dimension fits its page.
 ///
 /// Changing the setup, the handler's logic or ``allowedCollections`` needs a new ``versionTag``
 /// to rebuild the index from every row (a changed setup is detected and rebuilt even without one).

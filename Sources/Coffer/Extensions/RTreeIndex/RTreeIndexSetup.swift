@@ -13,11 +13,21 @@
 public struct RTreeIndexSetup: Sendable, Hashable {
     /// How coordinates are stored.
     public enum CoordinateType: String, Sendable, Hashable, CaseIterable {
-        /// 32-bit floats (SQLite's `rtree` module).
+        /// 32-bit floats (SQLite's `rtree` module): values beyond ±3.4 × 10³⁸ are refused.
         case float32 = "rtree"
-        /// 32-bit signed integers (SQLite's `rtree_i32` module): exact for whole numbers; other
-        /// values are truncated toward zero.
+        /// 32-bit signed integers (SQLite's `rtree_i32` module): exact for whole numbers from
+        /// `Int32.min` to `Int32.max`; other values are truncated toward zero, and values that
+        /// truncate outside that range are refused.
         case int32 = "rtree_i32"
+
+        /// The values a handler may give.
+        var storableRange: ClosedRange<Double> {
+            switch self {
+            case .float32: -Double(Float.greatestFiniteMagnitude)...Double(Float.greatestFiniteMagnitude)
+            // Truncation toward zero keeps anything above Int32.min − 1 and below Int32.max + 1.
+            case .int32: (Double(Int32.min) - 1).nextUp...(Double(Int32.max) + 1).nextDown
+            }
+        }
     }
 
     /// The column names in order: minimum and maximum of the first dimension, then of the next.
@@ -40,8 +50,8 @@ public struct RTreeIndexSetup: Sendable, Hashable {
         guard columns.count.isMultiple(of: 2), (2...10).contains(columns.count) else {
             throw DatabaseError(
                 .extensionFailure,
-                "an R*Tree index needs 1 to 5 dimensions, each a min and a max column (2 to 10 columns); got \(columns.count)"
-            )
+                "an R*Tree index needs 1 to 5 dimensions, each a min and a max column (2 to 10 columns); "
+                    + "got \(columns.count)")
         }
         try ExtensionSQL.validateColumnNames(
             columns, reserved: ["rowid", "oid", "_rowid_"], owner: "the R*Tree index")

@@ -13,9 +13,11 @@ extension RTreeIndexTransaction: DerivedTableTransaction {
         index.setup.columns.contains(column)
     }
 
-    /// Stores a row's box: every column set, each minimum at most its maximum, all finite.
+    /// Stores a row's box: every column set, each minimum at most its maximum, all finite and
+    /// within the coordinate type's range.
     func store(_ box: [String: Double], for row: ExtensionRow) throws {
         let columns = index.setup.columns
+        let range = index.setup.coordinateType.storableRange
         var bindings: [DatabaseValue] = [.integer(row.rowid)]
         for column in columns {
             guard let value = box[column] else {
@@ -24,6 +26,12 @@ extension RTreeIndexTransaction: DerivedTableTransaction {
             }
             guard value.isFinite else {
                 throw failure("set column \(column) to \(value)", row)
+            }
+            // SQLite would store a float beyond Float's range as an infinity (a minimum of +inf:
+            // the box no longer holds its own values) and wrap an integer beyond Int32's, silently.
+            guard range.contains(value) else {
+                throw failure(
+                    "set column \(column) to \(value), outside the range of \(index.setup.coordinateType)", row)
             }
             bindings.append(.real(value))
         }
