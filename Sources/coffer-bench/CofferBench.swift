@@ -45,7 +45,7 @@ struct CofferBench: ParsableCommand {
 
     @Flag(
         help: """
-            A quick run of every workload for CI: N = 1,000, W9 at 10 × N, W10 for 0.05 s per reader count, \
+            A quick run of every workload for CI: N = 1,000, W9 and Q1t at 10 × N, W10 for 0.05 s per reader count, \
             2 W11 repetitions and the cheapest scrypt for the W11 key file, unless given explicitly.
             """)
     var smoke = false
@@ -53,7 +53,8 @@ struct CofferBench: ParsableCommand {
     @Option(help: "Seconds each W10 measurement runs (default: 10; 0.05 with --smoke).")
     var duration: Double?
 
-    @Option(name: .customLong("scale-n"), help: "Records of W9 (default: 1,000,000; 10 × N with --smoke).")
+    @Option(
+        name: .customLong("scale-n"), help: "Records of W9 and rows of Q1t (default: 1,000,000; 10 × N with --smoke).")
     var scaleN: Int?
 
     @Option(help: "Opens per key kind in W11; the median is reported (default: 21; 2 with --smoke).")

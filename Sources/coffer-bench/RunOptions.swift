@@ -26,7 +26,7 @@ struct RunOptions: Sendable {
     var concurrencySeconds: Double = 10
     /// The reader counts of W10, in order.
     var concurrencyReaders = [1, 2, 4]
-    /// The number of records W9 writes and reads.
+    /// The number of records W9 writes and reads, and of rows Q1t queries.
     var scaleCount = 1_000_000
     /// How many opens W11 measures per key kind (the median is reported).
     var openRepetitions = 21
