@@ -11,8 +11,8 @@ extension Extensions {
     /// SQLite 3.15.2 sizes a node when the table is created: the page size less 64 bytes, at most
     /// 51 entries (`getNodeSize` in ext/rtree/rtree.c). SQLCipher 3.4.1 reserves 48 bytes of every
     /// page (IV and HMAC) and SQLite keeps at most usable − 35 bytes of a row in its b-tree leaf,
-    /// so at 1,024-byte pages a 960-byte node (964 bytes as a row) exceeds the 941 a leaf keeps and
-    /// its end goes to an overflow page.
+    /// so at 1,024-byte pages a 960-byte node (964 bytes as a row) exceeds the 941 a leaf can keep
+    /// and its end goes to an overflow page.
     @Suite struct RTreeIndexPageFitTests {
         static let boxCount = 3_000
 
@@ -82,6 +82,7 @@ extension Extensions {
                         try tx.core.sqlite.scalarInt("SELECT length(data) FROM \(nodeTable) WHERE nodeno = 1") ?? 0)
                 }
             }
+            try TestSupport.waitUntilClosed(url)
             let raw = try SQLiteConnection(path: url.path, create: false, vfs: FaultInjectingVFS.name)
             defer { raw.close() }
             let hex = key.map { String(format: "%02x", $0) }.joined()

@@ -32,8 +32,8 @@
 ///
 /// SQLite sizes R*Tree nodes to the page: 64 bytes less than a page, and at most 51 entries
 /// (1,228 bytes for two dimensions, 2,452 for five). SQLCipher keeps 48 bytes of every page for
-/// its IV and HMAC, so at 1,024-byte pages a 960-byte node is more than a b-tree leaf keeps of a
-/// row, and its end spills into an overflow page: every node read then reads two pages. Use
+/// its IV and HMAC, so at 1,024-byte pages a 960-byte node is more than a b-tree leaf can keep of
+/// a row, and its end spills into an overflow page: every node read then reads two pages. Use
 /// 4,096-byte pages (``CipherSettings/pageSize``: the default of new files, of SQLCipher 4 and of
 /// ``CipherSettings/recommended``), where a node of any dimension fits its page.
 ///
