@@ -129,6 +129,8 @@ extension RowHandler {
         let row = ExtensionRow(
             collectionKey: CollectionKey(collection: collection, key: key), rowid: 0, object: LazyValue(object),
             metadata: LazyValue(metadata))
-        return try values(for: row, in: transaction, startingWith: empty)
+        var values = empty
+        try fill(&values, for: row, in: transaction)
+        return values
     }
 }

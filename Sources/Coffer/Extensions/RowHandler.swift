@@ -143,11 +143,9 @@ public struct RowHandler<Values>: Sendable {
         }
     }
 
-    /// Runs the closure on `row` starting from `empty`.
-    func values(for row: ExtensionRow, in transaction: ReadTransaction, startingWith empty: Values) throws -> Values {
-        var values = empty
+    /// Runs the closure on `row`, filling `values` (empty, but perhaps with storage reserved).
+    func fill(_ values: inout Values, for row: ExtensionRow, in transaction: ReadTransaction) throws {
         try body(transaction, &values, row.collectionKey, row.object, row.metadata)
-        return values
     }
 }
 

@@ -12,6 +12,9 @@ protocol DerivedTableTransaction: AnyObject {
     associatedtype Value
 
     var context: ExtensionContext { get }
+    /// An empty dictionary whose storage the next row's values reuse, instead of allocating (and
+    /// growing) one per row.
+    var spareValues: [String: Value] { get set }
     var handler: RowHandler<[String: Value]> { get }
     var allowedCollections: AllowList<String> { get }
     var derivedSQL: DerivedTableSQL { get }
@@ -94,7 +97,13 @@ extension DerivedTableTransaction {
 
     /// Re-derives the entry of `row`: the handler's values replace it, or no values remove it.
     func reindex(_ row: ExtensionRow) throws {
-        let values = try handler.values(for: row, in: context.transaction(), startingWith: [:])
+        var values = spareValues
+        spareValues = [:]
+        defer {
+            values.removeAll(keepingCapacity: true)
+            spareValues = values
+        }
+        try handler.fill(&values, for: row, in: context.transaction())
         guard !values.isEmpty else {
             try context.tables.run(derivedSQL.deleteRowid, [.integer(row.rowid)])
             return

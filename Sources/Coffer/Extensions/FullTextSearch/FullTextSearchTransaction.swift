@@ -6,6 +6,7 @@
 /// Valid only inside the transaction's closure; every method throws `misuse` afterwards.
 public final class FullTextSearchTransaction {
     let context: ExtensionContext
+    var spareValues: [String: String] = [:]
     let search: FullTextSearch
     let sql: FullTextSearchSQL
 

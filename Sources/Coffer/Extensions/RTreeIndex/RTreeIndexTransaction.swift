@@ -6,6 +6,7 @@
 /// Valid only inside the transaction's closure; every method throws `misuse` afterwards.
 public final class RTreeIndexTransaction {
     let context: ExtensionContext
+    var spareValues: [String: Double] = [:]
     let index: RTreeIndex
     let sql: RTreeIndexSQL
 

@@ -6,6 +6,7 @@
 /// Valid only inside the transaction's closure; every method throws `misuse` afterwards.
 public final class SecondaryIndexTransaction {
     let context: ExtensionContext
+    var spareValues: [String: any DatabaseValueConvertible] = [:]
     let index: SecondaryIndex
     let sql: SecondaryIndexSQL
 
