@@ -26,9 +26,11 @@ protocol DerivedTableTransaction: AnyObject {
     func createTable() throws
     /// Records kept beside the definition's fingerprint whenever it is recorded.
     var extraRecords: [String: DatabaseValue] { get }
-    /// Stores the entry of `row`: `values` is not empty and names known columns only.
+    /// Stores the entry of `row` from `values`, which is not empty; a key of `values` that is not
+    /// a column fails with ``unknownColumns(in:_:)`` (found by counting the columns looked up,
+    /// so a row costs no extra pass over its values).
     func store(_ values: [String: Value], for row: ExtensionRow) throws
-    /// Whether `column` is one the handler may set.
+    /// Whether `column` is one the handler may set (to name the unknown ones in an error).
     func isColumn(_ column: String) -> Bool
 }
 
@@ -108,15 +110,18 @@ extension DerivedTableTransaction {
             try context.tables.run(derivedSQL.deleteRowid, [.integer(row.rowid)])
             return
         }
-        guard values.keys.allSatisfy(isColumn) else {
-            let unknown = values.keys.filter { !isColumn($0) }.sorted()
-            throw DatabaseError(
-                .extensionFailure,
-                "the handler of \(displayKind) \"\(context.registeredName)\" set unknown column(s) "
-                    + unknown.joined(separator: ", "),
-                collection: row.collection, key: row.key)
-        }
         try store(values, for: row)
+    }
+
+    /// The error for a handler that set columns the table does not have, for ``store(_:for:)``
+    /// to throw once it found fewer of its columns than `values` holds.
+    func unknownColumns(in values: [String: Value], _ row: ExtensionRow) -> DatabaseError {
+        let unknown = values.keys.filter { !isColumn($0) }.sorted()
+        return DatabaseError(
+            .extensionFailure,
+            "the handler of \(displayKind) \"\(context.registeredName)\" set unknown column(s) "
+                + unknown.joined(separator: ", "),
+            collection: row.collection, key: row.key)
     }
 
     /// Checks that the table is part of the transaction's snapshot before a query.

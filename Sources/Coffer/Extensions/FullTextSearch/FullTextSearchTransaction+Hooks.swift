@@ -15,11 +15,20 @@ extension FullTextSearchTransaction: DerivedTableTransaction {
     }
 
     func store(_ text: [String: String], for row: ExtensionRow) throws {
-        let rowid = row.rowid
+        var bindings: [DatabaseValue] = [.integer(row.rowid)]
+        bindings.reserveCapacity(search.columns.count + 1)
+        var found = 0
+        for column in search.columns {
+            if let value = text[column] {
+                found += 1
+                bindings.append(.text(value))
+            } else {
+                bindings.append(.null)
+            }
+        }
+        guard found == text.count else { throw unknownColumns(in: text, row) }
         // Delete then insert: every FTS module supports both, not all support OR REPLACE.
-        try context.tables.run(sql.derived.deleteRowid, [.integer(rowid)])
-        var bindings: [DatabaseValue] = [.integer(rowid)]
-        for column in search.columns { bindings.append(text[column].map { .text($0) } ?? .null) }
+        try context.tables.run(sql.derived.deleteRowid, [.integer(row.rowid)])
         try context.tables.run(sql.insert, bindings)
     }
 

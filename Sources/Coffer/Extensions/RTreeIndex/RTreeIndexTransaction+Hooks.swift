@@ -19,7 +19,9 @@ extension RTreeIndexTransaction: DerivedTableTransaction {
         let columns = index.setup.columns
         let range = index.setup.coordinateType.storableRange
         var bindings: [DatabaseValue] = [.integer(row.rowid)]
-        for column in columns {
+        bindings.reserveCapacity(columns.count + 1)
+        var previous = 0.0
+        for (position, column) in columns.enumerated() {
             guard let value = box[column] else {
                 let missing = columns.filter { box[$0] == nil }
                 throw failure("did not set column(s) \(missing.joined(separator: ", "))", row)
@@ -33,14 +35,15 @@ extension RTreeIndexTransaction: DerivedTableTransaction {
                 throw failure(
                     "set column \(column) to \(value), outside the range of \(index.setup.coordinateType)", row)
             }
+            // Columns come in (minimum, maximum) pairs.
+            if position.isMultiple(of: 2) {
+                previous = value
+            } else if previous > value {
+                throw failure("set \(columns[position - 1]) (\(previous)) above \(column) (\(value))", row)
+            }
             bindings.append(.real(value))
         }
-        for dimension in 0..<index.setup.dimensions {
-            let (minColumn, maxColumn) = (columns[2 * dimension], columns[2 * dimension + 1])
-            if let low = box[minColumn], let high = box[maxColumn], low > high {
-                throw failure("set \(minColumn) (\(low)) above \(maxColumn) (\(high))", row)
-            }
-        }
+        guard box.count == columns.count else { throw unknownColumns(in: box, row) }
         try context.tables.run(sql.upsert, bindings)
     }
 

@@ -15,7 +15,17 @@ extension SecondaryIndexTransaction: DerivedTableTransaction {
 
     func store(_ values: [String: any DatabaseValueConvertible], for row: ExtensionRow) throws {
         var bindings: [DatabaseValue] = [.integer(row.rowid)]
-        for column in index.setup.columns { bindings.append(values[column.name]?.databaseValue ?? .null) }
+        bindings.reserveCapacity(index.setup.columns.count + 1)
+        var found = 0
+        for column in index.setup.columns {
+            if let value = values[column.name] {
+                found += 1
+                bindings.append(value.databaseValue)
+            } else {
+                bindings.append(.null)
+            }
+        }
+        guard found == values.count else { throw unknownColumns(in: values, row) }
         try context.tables.run(sql.upsert, bindings)
     }
 }
