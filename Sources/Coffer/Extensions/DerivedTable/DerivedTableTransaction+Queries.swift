@@ -2,14 +2,13 @@
 extension DerivedTableTransaction {
     /// Calls `body` with each row whose entry matches `head <query>` (`head` selects rowids).
     func enumerateMatches(
-        _ query: DatabaseQuery, head: String, object: Bool, metadata: Bool,
-        _ body: (CollectionKey, (any Sendable)?, (any Sendable)?, inout Bool) throws -> Void
+        _ query: DatabaseQuery, head: String, readingObject: Bool, readingMetadata: Bool,
+        _ body: (_ row: MatchedRow, _ stop: inout Bool) throws -> Void
     ) throws {
         try rejectAggregate(query)
         try checkQueryable()
         try context.enumerateMatchedRows(
-            ExtensionQuery(head, query), readingObject: object, readingMetadata: metadata
-        ) { row, stop in try body(row.collectionKey, row.object, row.metadata, &stop) }
+            ExtensionQuery(head, query), readingObject: readingObject, readingMetadata: readingMetadata, body)
     }
 
     /// The first column of the first row of `head <query>` (`.null` without a row).

@@ -1,72 +1,9 @@
-/// Querying the index with a ``DatabaseQuery``.
+/// Querying the index with a ``DatabaseQuery``: the shared queries of
+/// ``QueryableIndexTransaction``, and those only a secondary index has.
 ///
 /// The query's tail is appended to `SELECT "rowid" FROM "secondaryIndex_<name>"`, so it may use
-/// the setup's columns, `rowid`, `ORDER BY` and `LIMIT`; rows are reported in the order SQLite
-/// returns them. Each enumeration closure gets a `stop` flag; changing the database inside one
-/// without setting `stop` throws `mutationDuringEnumeration`.
-extension SecondaryIndexTransaction {
-    /// Calls `body` with the collection and key of each row matching `query`.
-    /// - Complexity: the query's cost plus one primary-key lookup per match.
-    /// - Throws: ``DatabaseError`` `.invalidQuery` for SQL that does not compile or an aggregate
-    ///   query, `.misuse` after the transaction ended, or whatever `body` throws.
-    public func enumerateKeys(
-        matching query: DatabaseQuery, _ body: (_ collection: String, _ key: String, _ stop: inout Bool) throws -> Void
-    ) throws {
-        try enumerate(query, object: false, metadata: false) { ck, _, _, stop in try body(ck.collection, ck.key, &stop)
-        }
-    }
-
-    /// Calls `body` with the collection, key and object of each row matching `query`.
-    /// - Complexity: the query's cost plus one lookup (and a decode when not cached) per match.
-    /// - Throws: as ``enumerateKeys(matching:_:)``, and `.serialization` when an object does not decode.
-    public func enumerateKeysAndObjects(
-        matching query: DatabaseQuery,
-        _ body: (_ collection: String, _ key: String, _ object: any Sendable, _ stop: inout Bool) throws -> Void
-    ) throws {
-        try enumerate(query, object: true, metadata: false) { ck, object, _, stop in
-            guard let object else { return }
-            try body(ck.collection, ck.key, object, &stop)
-        }
-    }
-
-    /// Calls `body` with the collection, key and metadata of each row matching `query`.
-    /// - Complexity: the query's cost plus one lookup (and a decode when not cached) per match.
-    /// - Throws: as ``enumerateKeys(matching:_:)``, and `.serialization` when metadata does not decode.
-    public func enumerateKeysAndMetadata(
-        matching query: DatabaseQuery,
-        _ body: (_ collection: String, _ key: String, _ metadata: (any Sendable)?, _ stop: inout Bool) throws -> Void
-    ) throws {
-        try enumerate(query, object: false, metadata: true) { ck, _, metadata, stop in
-            try body(ck.collection, ck.key, metadata, &stop)
-        }
-    }
-
-    /// Calls `body` with the collection, key, object and metadata of each row matching `query`.
-    /// - Complexity: the query's cost plus one lookup (and decodes when not cached) per match.
-    /// - Throws: as ``enumerateKeysAndObjects(matching:_:)``.
-    public func enumerateRows(
-        matching query: DatabaseQuery,
-        _ body: (
-            _ collection: String, _ key: String, _ object: any Sendable, _ metadata: (any Sendable)?, _ stop: inout Bool
-        ) throws -> Void
-    ) throws {
-        try enumerate(query, object: true, metadata: true) { ck, object, metadata, stop in
-            guard let object else { return }
-            try body(ck.collection, ck.key, object, metadata, &stop)
-        }
-    }
-
-    /// The collection and key of every row matching `query`, in SQLite's order.
-    /// - Complexity: as ``enumerateKeys(matching:_:)``; O(matches) memory.
-    /// - Throws: as ``enumerateKeys(matching:_:)``.
-    public func keys(matching query: DatabaseQuery) throws -> [CollectionKey] {
-        var keys: [CollectionKey] = []
-        try enumerateKeys(matching: query) { collection, key, _ in
-            keys.append(CollectionKey(collection: collection, key: key))
-        }
-        return keys
-    }
-
+/// the setup's columns, `rowid`, `ORDER BY` and `LIMIT`.
+extension SecondaryIndexTransaction: QueryableIndexTransaction {
     /// Calls `body` with the value of `column` in each index entry matching `query` (no row lookup).
     /// - Throws: ``DatabaseError`` `.invalidQuery` when `column` is not in the setup or the query is
     ///   malformed, `.misuse` after the transaction ended, or whatever `body` throws.
@@ -117,10 +54,19 @@ extension SecondaryIndexTransaction {
         try indexedRowids(forKeys: keys, inCollection: collection)
     }
 
-    private func enumerate(
-        _ query: DatabaseQuery, object: Bool, metadata: Bool,
-        _ body: (CollectionKey, (any Sendable)?, (any Sendable)?, inout Bool) throws -> Void
+    /// Calls `body` with each row matching `query`.
+    /// - Throws: as ``QueryableIndexTransaction/enumerateMatches(_:readingObject:readingMetadata:_:)``.
+    public func enumerateMatches(
+        _ query: DatabaseQuery, readingObject: Bool, readingMetadata: Bool,
+        _ body: (_ row: MatchedRow, _ stop: inout Bool) throws -> Void
     ) throws {
-        try enumerateMatches(query, head: sql.selectRowids, object: object, metadata: metadata, body)
+        try enumerateMatches(
+            query, head: sql.selectRowids, readingObject: readingObject, readingMetadata: readingMetadata, body)
+    }
+
+    /// The transaction the index serves, while it runs.
+    /// - Throws: ``DatabaseError`` `.misuse` once it has ended.
+    public func transaction() throws -> ReadTransaction {
+        try context.transaction()
     }
 }
