@@ -15,20 +15,7 @@ struct Tracer: DatabaseExtension {
     var isPersistent: Bool { false }
 
     func makeConnectionState(_ registration: ExtensionRegistration) -> any ExtensionConnectionState {
-        TracerState(tracer: self)
-    }
-}
-
-/// A tracer keeps nothing per connection.
-final class TracerState: ExtensionConnectionState {
-    let tracer: Tracer
-
-    init(tracer: Tracer) {
-        self.tracer = tracer
-    }
-
-    func makeTransaction(_ context: ExtensionContext) -> any ExtensionTransaction {
-        TracerTransaction(tracer: tracer)
+        StatelessConnectionState { _ in TracerTransaction(tracer: self) }
     }
 }
 
@@ -86,20 +73,7 @@ struct Relay: DatabaseExtension {
     var isPersistent: Bool { false }
 
     func makeConnectionState(_ registration: ExtensionRegistration) -> any ExtensionConnectionState {
-        RelayState(relay: self)
-    }
-}
-
-/// A relay keeps nothing per connection.
-final class RelayState: ExtensionConnectionState {
-    let relay: Relay
-
-    init(relay: Relay) {
-        self.relay = relay
-    }
-
-    func makeTransaction(_ context: ExtensionContext) -> any ExtensionTransaction {
-        RelayTransaction(relay: relay, context: context)
+        StatelessConnectionState { RelayTransaction(relay: self, context: $0) }
     }
 }
 
@@ -146,20 +120,7 @@ struct Chain: DatabaseExtension {
     var isPersistent: Bool { false }
 
     func makeConnectionState(_ registration: ExtensionRegistration) -> any ExtensionConnectionState {
-        ChainState(chain: self)
-    }
-}
-
-/// A chain keeps nothing per connection.
-final class ChainState: ExtensionConnectionState {
-    let chain: Chain
-
-    init(chain: Chain) {
-        self.chain = chain
-    }
-
-    func makeTransaction(_ context: ExtensionContext) -> any ExtensionTransaction {
-        ChainTransaction(chain: chain, context: context)
+        StatelessConnectionState { ChainTransaction(chain: self, context: $0) }
     }
 }
 
@@ -207,20 +168,7 @@ struct PingPong: DatabaseExtension {
     var isPersistent: Bool { false }
 
     func makeConnectionState(_ registration: ExtensionRegistration) -> any ExtensionConnectionState {
-        PingPongState(pingPong: self)
-    }
-}
-
-/// A ping-pong player keeps nothing per connection.
-final class PingPongState: ExtensionConnectionState {
-    let pingPong: PingPong
-
-    init(pingPong: PingPong) {
-        self.pingPong = pingPong
-    }
-
-    func makeTransaction(_ context: ExtensionContext) -> any ExtensionTransaction {
-        PingPongTransaction(pingPong: pingPong, context: context)
+        StatelessConnectionState { PingPongTransaction(pingPong: self, context: $0) }
     }
 }
 
@@ -263,14 +211,7 @@ struct Procrastinator: DatabaseExtension {
     var isPersistent: Bool { false }
 
     func makeConnectionState(_ registration: ExtensionRegistration) -> any ExtensionConnectionState {
-        ProcrastinatorState()
-    }
-}
-
-/// Keeps nothing per connection.
-final class ProcrastinatorState: ExtensionConnectionState {
-    func makeTransaction(_ context: ExtensionContext) -> any ExtensionTransaction {
-        ProcrastinatorTransaction()
+        StatelessConnectionState { _ in ProcrastinatorTransaction() }
     }
 }
 

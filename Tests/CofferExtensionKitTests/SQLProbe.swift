@@ -18,14 +18,7 @@ struct SQLProbe: DatabaseExtension {
     }
 
     func makeConnectionState(_ registration: ExtensionRegistration) -> any ExtensionConnectionState {
-        SQLProbeState()
-    }
-}
-
-/// A probe keeps nothing per connection.
-final class SQLProbeState: ExtensionConnectionState {
-    func makeTransaction(_ context: ExtensionContext) -> any ExtensionTransaction {
-        SQLProbeTransaction(context: context)
+        StatelessConnectionState { SQLProbeTransaction(context: $0) }
     }
 }
 

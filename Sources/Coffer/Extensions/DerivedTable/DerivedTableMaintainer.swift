@@ -22,17 +22,3 @@ final class DerivedTableMaintainer<Table: DerivedTableTransaction>: ExtensionTra
     func willRemoveAll(inCollection collection: String) throws { try table.willRemoveAll(inCollection: collection) }
     func didRemoveAllCollections() throws { try table.didRemoveAllCollections() }
 }
-
-/// A derived table's state on one connection: its SQL, built once, in the closure that makes
-/// each transaction's query object.
-final class DerivedTableConnectionState<Table: DerivedTableTransaction>: ExtensionConnectionState {
-    private let makeTable: (ExtensionContext) -> Table
-
-    init(_ makeTable: @escaping (ExtensionContext) -> Table) {
-        self.makeTable = makeTable
-    }
-
-    func makeTransaction(_ context: ExtensionContext) -> any ExtensionTransaction {
-        DerivedTableMaintainer(makeTable(context))
-    }
-}

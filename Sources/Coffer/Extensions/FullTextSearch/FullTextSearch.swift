@@ -84,7 +84,7 @@ extension FullTextSearch {
     /// The search's SQL for one connection.
     public func makeConnectionState(_ registration: ExtensionRegistration) -> any ExtensionConnectionState {
         let sql = FullTextSearchSQL(registeredName: registration.name, search: self)
-        return DerivedTableConnectionState { FullTextSearchTransaction(context: $0, search: self, sql: sql) }
+        return StatelessConnectionState { DerivedTableMaintainer(FullTextSearchTransaction(context: $0, search: self, sql: sql)) }
     }
 
     /// Checks columns, tokenizer and options before anything reaches SQL.

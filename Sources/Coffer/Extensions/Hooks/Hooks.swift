@@ -76,6 +76,6 @@ extension Hooks {
 
     /// Hooks keep nothing per connection; the state only makes the per-transaction callers.
     public func makeConnectionState(_ registration: ExtensionRegistration) -> any ExtensionConnectionState {
-        HooksConnectionState(hooks: self)
+        StatelessConnectionState { HooksTransaction(context: $0, hooks: self) }
     }
 }

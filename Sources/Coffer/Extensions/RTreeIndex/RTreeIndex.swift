@@ -79,7 +79,7 @@ public struct RTreeIndex: DatabaseExtension {
     /// The index's SQL for one connection.
     public func makeConnectionState(_ registration: ExtensionRegistration) -> any ExtensionConnectionState {
         let sql = RTreeIndexSQL(registeredName: registration.name, setup: setup)
-        return DerivedTableConnectionState { RTreeIndexTransaction(context: $0, index: self, sql: sql) }
+        return StatelessConnectionState { DerivedTableMaintainer(RTreeIndexTransaction(context: $0, index: self, sql: sql)) }
     }
 }
 

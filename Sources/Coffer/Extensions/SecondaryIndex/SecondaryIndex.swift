@@ -73,6 +73,6 @@ extension SecondaryIndex {
     /// The index's SQL for one connection.
     public func makeConnectionState(_ registration: ExtensionRegistration) -> any ExtensionConnectionState {
         let sql = SecondaryIndexSQL(registeredName: registration.name, setup: setup)
-        return DerivedTableConnectionState { SecondaryIndexTransaction(context: $0, index: self, sql: sql) }
+        return StatelessConnectionState { DerivedTableMaintainer(SecondaryIndexTransaction(context: $0, index: self, sql: sql)) }
     }
 }
