@@ -147,4 +147,27 @@ enum ViewLogic {
         mappings.isDynamicSectionForAllGroups = dynamic
         return mappings
     }
+
+    /// Mappings of the one group `""` showing `options` (and reversed when asked).
+    static func single(_ options: ViewRangeOptions?, reversed: Bool = false) -> ViewMappings {
+        var mappings = ViewMappings(groups: [""], view: "view")
+        if reversed { mappings.setIsReversed(true, forGroup: "") }
+        mappings.setRangeOptions(options, forGroup: "")
+        return mappings
+    }
+
+    /// Runs `records` on the one group `""` going from `before` to `after` rows.
+    static func run(_ records: [ViewChangeRecord], _ mappings: ViewMappings, _ before: Int, _ after: Int) -> Outcome {
+        run(records, mappings: mappings, before: ["": before], after: ["": after])
+    }
+
+    /// Keys `key1`, `key2`, ... recorded as inserts at `indexes`, in order.
+    static func inserts(at indexes: [Int]) -> [ViewChangeRecord] {
+        indexes.enumerated().map { insert("key\($0.offset + 1)", at: $0.element) }
+    }
+
+    /// Keys `key1`, `key2`, ... recorded as deletes at `indexes`, in order.
+    static func deletes(at indexes: [Int]) -> [ViewChangeRecord] {
+        indexes.enumerated().map { delete("key\($0.offset + 1)", at: $0.element) }
+    }
 }

@@ -115,6 +115,11 @@ extension ViewChanges {
 
     /// A move for every row the UI showed that the batch left alone, built by `makeMove` from
     /// its group, original section, original index and index in its group afterwards.
+    ///
+    /// The index afterwards drops by the rows removed above the row in the old list, then
+    /// grows by each row arriving at or above it, taken in ascending order. (YapDatabase
+    /// walks the changes in recorded order instead, which misplaces a row when a later-recorded
+    /// arrival lands above an earlier one.)
     private static func untouchedRowMoves(
         _ rows: [WorkingRowChange], original: ViewMappings, final: ViewMappings,
         makeMove: (String, Int, Int, Int) -> WorkingRowChange
@@ -123,26 +128,17 @@ extension ViewChanges {
         for group in original.visibleGroups {
             guard let originalSection = original.section(forGroup: group) else { continue }
             let finalSection = final.section(forGroup: group)
-            for originalIndex in 0..<original.visibleCount(forGroup: group) {
-                var isTouched = false
-                var finalIndex = originalIndex
-                for row in rows {
-                    if row.kind != .insert, row.originalSection == originalSection, row.originalIndex == originalIndex {
-                        isTouched = true
-                        break
-                    }
-                    if row.kind == .delete || row.kind == .move, row.originalSection == originalSection,
-                        row.originalIndex < finalIndex
-                    {
-                        finalIndex -= 1
-                    }
-                    if row.kind == .insert || row.kind == .move, row.finalSection == finalSection,
-                        row.finalIndex <= finalIndex
-                    {
-                        finalIndex += 1
-                    }
+            let departures = rows.filter { $0.kind != .insert && $0.originalSection == originalSection }
+            let removed = departures.filter { $0.kind == .delete || $0.kind == .move }.map(\.originalIndex)
+            let touched = Set(departures.map(\.originalIndex))
+            let arrivals = rows.filter { ($0.kind == .insert || $0.kind == .move) && $0.finalSection == finalSection }
+                .map(\.finalIndex).sorted()
+            for originalIndex in 0..<original.visibleCount(forGroup: group) where !touched.contains(originalIndex) {
+                var finalIndex = originalIndex - removed.filter { $0 < originalIndex }.count
+                for arrival in arrivals where arrival <= finalIndex {
+                    finalIndex += 1
                 }
-                if !isTouched { moves.append(makeMove(group, originalSection, originalIndex, finalIndex)) }
+                moves.append(makeMove(group, originalSection, originalIndex, finalIndex))
             }
         }
         return moves
