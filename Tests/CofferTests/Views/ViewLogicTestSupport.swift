@@ -161,12 +161,12 @@ enum ViewLogic {
         run(records, mappings: mappings, before: ["": before], after: ["": after])
     }
 
-    /// Keys `key1`, `key2`, ... recorded as inserts at `indexes`, in order.
+    /// Inserts of keys `key1`, `key2` and on, at `indexes` in order.
     static func inserts(at indexes: [Int]) -> [ViewChangeRecord] {
         indexes.enumerated().map { insert("key\($0.offset + 1)", at: $0.element) }
     }
 
-    /// Keys `key1`, `key2`, ... recorded as deletes at `indexes`, in order.
+    /// Deletes of keys `key1`, `key2` and on, at `indexes` in order.
     static func deletes(at indexes: [Int]) -> [ViewChangeRecord] {
         indexes.enumerated().map { delete("key\($0.offset + 1)", at: $0.element) }
     }
