@@ -62,7 +62,8 @@ struct ViewGroupList {
     /// sets `stop`.
     /// - Complexity: O(log p) to find the first page, then O(1) per row and one load per page.
     mutating func enumerate(
-        from start: Int = 0, reverse: Bool = false, _ body: (_ index: Int, _ rowid: Int64, _ stop: inout Bool) throws -> Void
+        from start: Int = 0, reverse: Bool = false,
+        _ body: (_ index: Int, _ rowid: Int64, _ stop: inout Bool) throws -> Void
     ) throws {
         guard let (firstPage, firstOffset) = tree.locate(row: start), var position = tree.position(of: firstPage)
         else { return }
