@@ -29,8 +29,9 @@ public class ReadTransaction {
     /// for a small value, but a second copy of a large one.
     static let lentBytesLimit = 64 * 1024
     private(set) var isActive = true
-    /// The extensions registered when the transaction began, in registration order.
-    let extensionEntries: [ExtensionRegistry.Entry]
+    /// The extensions registered when the transaction began (and those it registered), in
+    /// registration order.
+    var extensionEntries: [ExtensionRegistry.Entry]
     /// Each extension's object for this transaction, created on first use.
     var extensionTransactions: [String: any ExtensionTransaction] = [:]
     /// The contexts handed to the extensions' objects, which close their memory views with the transaction.

@@ -131,6 +131,11 @@ public struct RowHandler<Values>: Sendable {
 
     /// Whether a change of this kind can change what the closure derives.
     func runs(on change: RowHandlerChange) -> Bool {
+        Self.runs(kind, on: change)
+    }
+
+    /// Whether a change of this kind can change what a closure reading `kind` derives.
+    static func runs(_ kind: Kind, on change: RowHandlerChange) -> Bool {
         switch (kind, change) {
         case (_, .insert): true
         case (.key, _): false

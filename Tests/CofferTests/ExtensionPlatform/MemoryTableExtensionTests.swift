@@ -204,3 +204,61 @@ import Testing
         }
     }
 }
+
+/// An extension registered in a transaction takes part in that transaction's flush and commit.
+@Suite struct RegistrationFlushTests {
+    final class Log: @unchecked Sendable {
+        // Safety: written inside one registration's write transaction, read after it.
+        var events: [String] = []
+    }
+
+    struct Buffering: DatabaseExtension {
+        let kind = "Buffering"
+        let log: Log
+
+        func makeConnectionState(_ registration: ExtensionRegistration) -> any ExtensionConnectionState {
+            StatelessConnectionState { [log] context in Transaction(context: context, log: log) }
+        }
+
+        final class Transaction: ExtensionTransaction {
+            let context: ExtensionContext
+            let log: Log
+            var buffered: [String] = []
+            init(context: ExtensionContext, log: Log) {
+                self.context = context
+                self.log = log
+            }
+            func createTables() throws {
+                try context.tables.execute("CREATE TABLE IF NOT EXISTS \(table) (key TEXT)")
+            }
+            var table: String { ExtensionTables.quote(context.registration.tableNames[0]) }
+            func populate() throws {
+                try context.enumerateRows(readingObject: false, readingMetadata: false) { buffered.append($0.key) }
+            }
+            var hasPendingChanges: Bool { !buffered.isEmpty }
+            func flushPendingChanges() throws {
+                for key in buffered { try context.tables.run("INSERT INTO \(table) VALUES (?)", [.text(key)]) }
+                log.events.append("flushed \(buffered.count)")
+                buffered = []
+            }
+            func changesForCommit() -> Int? { 1 }
+            func didCommit() { log.events.append("committed") }
+        }
+    }
+
+    @Test func whatPopulationBuffersIsFlushedAndCommitted() throws {
+        let test = try TestDatabase()
+        let writer = try test.connection()
+        try writer.readWrite { tx in
+            for index in 0..<3 { try tx.setObject(index, forKey: "k\(index)", inCollection: "c") }
+        }
+        let log = Log()
+        try test.database.register(Buffering(log: log), withName: "buffering")
+        #expect(log.events == ["flushed 3", "committed"])
+        let stored = try writer.read { tx in
+            try tx.extension("buffering", as: Buffering.Transaction.self).context.tables.scalar(
+                "SELECT COUNT(*) FROM \"Buffering_buffering\"")
+        }
+        #expect(stored == .integer(3))
+    }
+}

@@ -71,6 +71,17 @@ public final class ExtensionContext {
         try transaction().rowid(for: CollectionKey(collection: collection ?? "", key: key))
     }
 
+    /// The row whose rowid in `database2` is `rowid`, decoding the object and the metadata only
+    /// when asked for (through the connection's caches); nil when there is no such row.
+    /// - Throws: ``DatabaseError`` from reading or decoding, `.misuse` once the transaction has ended.
+    public func row(forRowid rowid: Int64, readingObject: Bool, readingMetadata: Bool) throws -> ExtensionRow? {
+        guard
+            let found = try transaction().lookUpRow(rowid, object: readingObject, metadata: readingMetadata)
+        else { return nil }
+        return ExtensionRow(
+            collectionKey: found.ck, rowid: rowid, object: LazyValue(found.object), metadata: LazyValue(found.metadata))
+    }
+
     /// Calls `body` with every row of the allowed collections, decoding only what is asked for
     /// (for ``ExtensionTransaction/populate()``).
     /// - Complexity: O(rows in the allowed collections), plus decoding when asked for.

@@ -59,7 +59,7 @@ extension ReadTransaction {
     }
 
     /// The collection/key of `rowid` and, when asked, its object and metadata; nil when it is gone.
-    private func lookUpRow(
+    func lookUpRow(
         _ rowid: Int64, object wantObject: Bool, metadata wantMetadata: Bool
     ) throws -> (ck: CollectionKey, object: (any Sendable)?, metadata: (any Sendable)?)? {
         let sql = wantObject || wantMetadata ? SQL.rowForRowid : SQL.keyForRowid

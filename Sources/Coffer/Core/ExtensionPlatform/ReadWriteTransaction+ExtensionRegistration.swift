@@ -13,6 +13,8 @@ extension ReadWriteTransaction {
             try $0.makeEntry(name: name, implementation: implementation, oldestSnapshot: oldestSnapshot)
         }
         try dropOrphans(sharingTablesWith: entry)
+        // Part of this transaction from now on: its flush, its changes and its commit run with it.
+        extensionEntries.append(entry)
         let extensionTx = makeExtensionTransaction(for: entry)
         if implementation.isPersistent {
             let unchanged =

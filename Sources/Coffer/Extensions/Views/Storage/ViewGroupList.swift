@@ -23,15 +23,25 @@ struct ViewGroupList {
     private(set) var removedPages: Set<PageID> = []
     /// Rows placed on a new page (or removed: nil) since the list was made, to write to the map.
     private(set) var movedRows: [Int64: PageID?] = [:]
+    /// Pages whose predecessor changed (a page was inserted or removed before them), whose link
+    /// to write back even if their rows did not change.
+    private(set) var relinkedPages: Set<PageID> = []
+
+    /// The pages read or written so far, to keep for the next transaction.
+    var loadedPages: [PageID: ViewPage] { loaded }
+    /// Whether anything changed since the list was made.
+    var hasChanges: Bool { !dirtyPages.isEmpty || !removedPages.isEmpty || !movedRows.isEmpty }
 
     /// A list over `tree`'s pages; `loadPage` reads a page's rowids, `pageOfRow` the page a row
     /// was on when the list was made, and `newPageID` names a page the list creates.
     init(
-        group: String, tree: ViewPageTree, loadPage: @escaping (PageID) throws -> ViewPage,
+        group: String, tree: ViewPageTree, cachedPages: [PageID: ViewPage] = [:],
+        loadPage: @escaping (PageID) throws -> ViewPage,
         pageOfRow: @escaping (Int64) throws -> PageID?, newPageID: @escaping () -> PageID
     ) {
         self.group = group
         self.tree = tree
+        self.loaded = cachedPages
         self.loadPage = loadPage
         self.pageOfRow = pageOfRow
         self.newPageID = newPageID
@@ -100,6 +110,7 @@ struct ViewGroupList {
         } else {
             let created = newPageID()
             tree.insert(created, rows: 0, at: 0)
+            dirtyPages.insert(created)
             loaded[created] = ViewPage()
             target = (created, 0)
         }
@@ -111,6 +122,7 @@ struct ViewGroupList {
             let secondID = newPageID()
             let position = (tree.position(of: target.page) ?? 0) + 1
             tree.insert(secondID, rows: second.rowids.count, at: position)
+            if let next = tree.page(at: position + 1) { relinkedPages.insert(next) }
             store(second, as: secondID)
             for moved in second.rowids { place(moved, on: secondID) }
         }
@@ -139,12 +151,23 @@ struct ViewGroupList {
         return first + offset
     }
 
+    /// Forgets what changed, once it was written.
+    mutating func markWritten() {
+        dirtyPages = []
+        removedPages = []
+        movedRows = [:]
+        relinkedPages = []
+    }
+
     // MARK: Internals
 
     private mutating func finishRemoval(of rowid: Int64, from page: ViewPage, _ pageID: PageID) {
         movedRows[rowid] = .some(nil)
         if page.rowids.isEmpty {
+            let position = tree.position(of: pageID) ?? 0
             tree.remove(pageID)
+            if let next = tree.page(at: position) { relinkedPages.insert(next) }
+            relinkedPages.remove(pageID)
             loaded[pageID] = nil
             dirtyPages.remove(pageID)
             removedPages.insert(pageID)
