@@ -16,6 +16,9 @@ struct ViewMappingsFixedRangeEndTests {
         "end 5A-B: inserts into a range the group does not fill yet grow it",
         arguments: [(0, 2), (10, 12)])
     func endGrowing(before: Int, after: Int) {
+        var shown = Self.last20
+        shown.update(groupCounts: ["": before])
+        #expect(shown.numberOfItems(inGroup: "") == before)
         let out = L.run(L.inserts(at: [0, 1]), Self.last20, before, after)
         #expect(out.mappings.numberOfItems(inGroup: "") == after)
         #expect(out.rows == [.insert(0, 0), .insert(0, 1)])
@@ -58,11 +61,12 @@ struct ViewMappingsFixedRangeEndTests {
         #expect(out.rows == [.delete(0, 1), .delete(0, 0), .insert(0, 0)])
     }
 
-    /// The three ways of emptying the group, with the rows before and the index shown at row 0.
+    /// The three ways of emptying the group, with the rows before, the rows
+    /// shown and the index shown at row 0.
     ///
     /// A reset of 4 rows showing the last 2; each row deleted, then the group; and every row of
     /// 54 deleted while the last 50 are shown with a drawing dependency.
-    static var emptyings: [([ViewChangeRecord], ViewMappings, Int, Int)] {
+    static var emptyings: [([ViewChangeRecord], ViewMappings, Int, Int, Int)] {
         let two = L.single(.fixed(length: 2, offset: 0, from: .end))
         var fifty = L.single(.fixed(length: 50, offset: 0, from: .end))
         fifty.setCellDrawingDependency(forNeighboringCellWithOffset: -1, forGroup: "")
@@ -71,17 +75,18 @@ struct ViewMappingsFixedRangeEndTests {
             .deleteGroup(""),
         ]
         return [
-            ([.clearGroup("")], two, 4, 2),
-            (deletes, two, 4, 2),
-            (ViewMappingsFixedRangeTests.deleteAll54, fifty, 54, 4),
+            ([.clearGroup("")], two, 4, 2, 2),
+            (deletes, two, 4, 2, 2),
+            (ViewMappingsFixedRangeTests.deleteAll54, fifty, 54, 50, 4),
         ]
     }
 
     @Test("end 7A-C: emptying the group empties the range and its position")
     func endCleared() {
-        for (records, mappings, before, firstIndex) in Self.emptyings {
+        for (records, mappings, before, shownBefore, firstIndex) in Self.emptyings {
             var shown = mappings
             shown.update(groupCounts: ["": before])
+            #expect(shown.numberOfItems(inGroup: "") == shownBefore)
             #expect(shown.index(forRow: 0, inGroup: "") == firstIndex)
             let out = L.run(records, mappings, before, 0)
             #expect(out.mappings.numberOfItems(inGroup: "") == 0)
@@ -93,9 +98,10 @@ struct ViewMappingsFixedRangeEndTests {
 
     @Test("end 8A-C: emptying the group then refreshing the mappings directly")
     func endClearedRefresh() {
-        for (_, mappings, before, firstIndex) in Self.emptyings {
+        for (_, mappings, before, shownBefore, firstIndex) in Self.emptyings {
             var mappings = mappings
             mappings.update(groupCounts: ["": before])
+            #expect(mappings.numberOfItems(inGroup: "") == shownBefore)
             #expect(mappings.index(forRow: 0, inGroup: "") == firstIndex)
             mappings.update(groupCounts: ["": 0])
             #expect(mappings.numberOfItems(inGroup: "") == 0)

@@ -27,6 +27,13 @@ struct ViewMappingsFlexibleRangeTests {
         return L.single(options)
     }
 
+    /// The rows `mappings` show of a group of `count` rows, before any change.
+    static func shown(_ mappings: ViewMappings, _ count: Int) -> Int {
+        var mappings = mappings
+        mappings.update(groupCounts: ["": count])
+        return mappings.numberOfItems(inGroup: "")
+    }
+
     /// One scenario on 40 rows: the records, the rows shown afterwards, the expected changes.
     typealias Scenario = (pin: Pin, records: [ViewChangeRecord], shown: Int, rows: [L.Row])
 
@@ -43,6 +50,7 @@ struct ViewMappingsFlexibleRangeTests {
             (.end, [L.insert("key", at: 20)], 20, []),
         ] as [Scenario])
     func singleInsert(scenario: Scenario) {
+        #expect(Self.shown(Self.flexible20(scenario.pin), 40) == 20)
         let out = L.run(scenario.records, Self.flexible20(scenario.pin), 40, 41)
         #expect(out.mappings.numberOfItems(inGroup: "") == scenario.shown)
         #expect(out.rows == scenario.rows)
@@ -61,6 +69,7 @@ struct ViewMappingsFlexibleRangeTests {
             (.end, [L.delete("key", at: 19)], 20, []),
         ] as [Scenario])
     func singleDelete(scenario: Scenario) {
+        #expect(Self.shown(Self.flexible20(scenario.pin), 40) == 20)
         let out = L.run(scenario.records, Self.flexible20(scenario.pin), 40, 39)
         #expect(out.mappings.numberOfItems(inGroup: "") == scenario.shown)
         #expect(out.rows == scenario.rows)
@@ -79,6 +88,7 @@ struct ViewMappingsFlexibleRangeTests {
             (.end, L.inserts(at: [20, 20, 23, 23]), 22, [.insert(0, 2), .insert(0, 1)]),
         ] as [Scenario])
     func severalInserts(scenario: Scenario) {
+        #expect(Self.shown(Self.flexible20(scenario.pin), 40) == 20)
         let after = 40 + scenario.records.count
         let out = L.run(scenario.records, Self.flexible20(scenario.pin), 40, after)
         #expect(out.mappings.numberOfItems(inGroup: "") == scenario.shown)
@@ -98,6 +108,7 @@ struct ViewMappingsFlexibleRangeTests {
             (.end, L.deletes(at: [18, 18, 18, 18]), 18, [.delete(0, 0), .delete(0, 1)]),
         ] as [Scenario])
     func severalDeletes(scenario: Scenario) {
+        #expect(Self.shown(Self.flexible20(scenario.pin), 40) == 20)
         let after = 40 - scenario.records.count
         let out = L.run(scenario.records, Self.flexible20(scenario.pin), 40, after)
         #expect(out.mappings.numberOfItems(inGroup: "") == scenario.shown)
@@ -121,6 +132,7 @@ struct ViewMappingsFlexibleRangeTests {
             (.end, 25, 0, 24, 21, [.insert(0, 20)]),
         ] as [Move])
     func move(scenario: Move) {
+        #expect(Self.shown(Self.flexible20(scenario.pin), scenario.count) == 20)
         let records = [L.delete("key", at: scenario.from), L.insert("key", at: scenario.to)]
         let out = L.run(records, Self.flexible20(scenario.pin), scenario.count, scenario.count)
         #expect(out.mappings.numberOfItems(inGroup: "") == scenario.shown)
@@ -142,6 +154,7 @@ struct ViewMappingsFlexibleRangeTests {
             (.end, 19, [0, 20], 20, [.insert(0, 19)]),
         ] as [Growth])
     func growth(scenario: Growth) {
+        #expect(Self.shown(Self.flexible20(scenario.pin), scenario.before) == scenario.before)
         let out = L.run(
             L.inserts(at: scenario.indexes), Self.flexible20(scenario.pin), scenario.before,
             scenario.before + scenario.indexes.count)
@@ -170,6 +183,7 @@ struct ViewMappingsFlexibleRangeTests {
 
     @Test("8A: inserts past the maximum length push rows out at the far end")
     func maxLength() {
+        #expect(Self.shown(Self.flexible(length: 8, from: .beginning) { $0.maxLength = 10 }, 8) == 8)
         let records = [L.insert("key2", at: 0), L.insert("key1", at: 0), L.insert("key0", at: 0)]
         let beginning = L.run(records, Self.flexible(length: 8, from: .beginning) { $0.maxLength = 10 }, 8, 11)
         #expect(beginning.mappings.numberOfItems(inGroup: "") == 10)
@@ -183,6 +197,7 @@ struct ViewMappingsFlexibleRangeTests {
 
     @Test("8B: deletes below the minimum length pull the next row in at the far end")
     func minLength() {
+        #expect(Self.shown(Self.flexible(length: 6, from: .end) { $0.minLength = 5 }, 10) == 6)
         let beginning = L.run(
             L.deletes(at: [0, 0]), Self.flexible(length: 6, from: .beginning) { $0.minLength = 5 }, 10, 8)
         #expect(beginning.mappings.numberOfItems(inGroup: "") == 5)
@@ -198,6 +213,7 @@ struct ViewMappingsFlexibleRangeTests {
         var beginning = Self.flexible(length: 6, offset: 1, from: .beginning) { $0.minLength = 5 }
         var shown = beginning
         shown.update(groupCounts: ["": 20])
+        #expect(shown.numberOfItems(inGroup: "") == 6)
         #expect(shown.index(forRow: 0, inGroup: "") == 1)
         let fromBeginning = L.run(L.deletes(at: [1, 1, 1]), beginning, 20, 17)
         beginning = fromBeginning.mappings
@@ -210,6 +226,7 @@ struct ViewMappingsFlexibleRangeTests {
         var end = Self.flexible(length: 6, offset: 1, from: .end) { $0.minLength = 5 }
         shown = end
         shown.update(groupCounts: ["": 20])
+        #expect(shown.numberOfItems(inGroup: "") == 6)
         #expect(shown.index(forRow: 0, inGroup: "") == 13)
         let fromEnd = L.run(L.deletes(at: [18, 17, 16]), end, 20, 17)
         end = fromEnd.mappings
@@ -219,12 +236,12 @@ struct ViewMappingsFlexibleRangeTests {
         #expect(fromEnd.rows == [.delete(0, 5), .delete(0, 4), .delete(0, 3), .insert(0, 4), .insert(0, 0)])
     }
 
-    /// The three ways of emptying the group for `pin`, with the rows before and the index shown
-    /// at row 0.
+    /// The three ways of emptying the group for `pin`, with the rows before, the rows
+    /// shown and the index shown at row 0.
     ///
     /// A reset of 4 rows showing 2; each row deleted, then the group; and every row of 54
     /// deleted while 50 are shown with a drawing dependency.
-    static func emptyings(_ pin: Pin) -> [([ViewChangeRecord], ViewMappings, Int, Int)] {
+    static func emptyings(_ pin: Pin) -> [([ViewChangeRecord], ViewMappings, Int, Int, Int)] {
         let two = L.single(.flexible(length: 2, offset: 0, from: pin))
         var fifty = L.single(.flexible(length: 50, offset: 0, from: pin))
         fifty.setCellDrawingDependency(forNeighboringCellWithOffset: -1, forGroup: "")
@@ -234,17 +251,18 @@ struct ViewMappingsFlexibleRangeTests {
         ]
         let atEnd = pin == .end
         return [
-            ([.clearGroup("")], two, 4, atEnd ? 2 : 0),
-            (deletes, two, 4, atEnd ? 2 : 0),
-            (ViewMappingsFixedRangeTests.deleteAll54, fifty, 54, atEnd ? 4 : 0),
+            ([.clearGroup("")], two, 4, 2, atEnd ? 2 : 0),
+            (deletes, two, 4, 2, atEnd ? 2 : 0),
+            (ViewMappingsFixedRangeTests.deleteAll54, fifty, 54, 50, atEnd ? 4 : 0),
         ]
     }
 
     @Test("9A-C: emptying the group empties the range and its position", arguments: [Pin.beginning, .end])
     func cleared(pin: Pin) {
-        for (records, mappings, before, firstIndex) in Self.emptyings(pin) {
+        for (records, mappings, before, shownBefore, firstIndex) in Self.emptyings(pin) {
             var shown = mappings
             shown.update(groupCounts: ["": before])
+            #expect(shown.numberOfItems(inGroup: "") == shownBefore)
             #expect(shown.index(forRow: 0, inGroup: "") == firstIndex)
             let out = L.run(records, mappings, before, 0)
             #expect(out.mappings.numberOfItems(inGroup: "") == 0)
@@ -256,9 +274,10 @@ struct ViewMappingsFlexibleRangeTests {
 
     @Test("10A-C: emptying the group then refreshing the mappings directly", arguments: [Pin.beginning, .end])
     func clearedRefresh(pin: Pin) {
-        for (_, mappings, before, firstIndex) in Self.emptyings(pin) {
+        for (_, mappings, before, shownBefore, firstIndex) in Self.emptyings(pin) {
             var mappings = mappings
             mappings.update(groupCounts: ["": before])
+            #expect(mappings.numberOfItems(inGroup: "") == shownBefore)
             #expect(mappings.index(forRow: 0, inGroup: "") == firstIndex)
             mappings.update(groupCounts: ["": 0])
             #expect(mappings.numberOfItems(inGroup: "") == 0)
