@@ -30,7 +30,8 @@ public struct ViewFind: Sendable {
     ) -> ViewFind {
         ViewFind(kind: .object) { tx, row in
             try body(
-                ObjectRow(collection: row.collection, key: row.key, object: try typed(row.object, row), transaction: tx))
+                ObjectRow(collection: row.collection, key: row.key, object: try typed(row.object, row), transaction: tx)
+            )
         }
     }
 
