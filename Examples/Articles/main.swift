@@ -21,6 +21,7 @@ let articles: [(name: String, run: (URL) async throws -> Void)] = [
     ("HandlingErrors", handlingErrors(in:)),
     ("PreferencesAndCredentials", { try preferencesAndCredentials(in: $0) }),
     ("Observation", observation(in:)),
+    ("GroupedViews", groupedViews(in:)),
 ]
 
 /// A harness check that failed: what was expected.
