@@ -61,12 +61,7 @@ public struct ViewFind: Sendable {
     }
 
     private static func typed<T>(_ lazy: LazyValue, _ row: ExtensionRow) throws -> T {
-        guard let value = try lazy.value(as: T.self) else {
-            throw DatabaseError(
-                .extensionFailure, "the view search reads a \(T.self), which this row does not hold",
-                collection: row.collection, key: row.key)
-        }
-        return value
+        try row.required(lazy, as: T.self, by: "the view search")
     }
 }
 

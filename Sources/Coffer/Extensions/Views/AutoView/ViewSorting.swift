@@ -94,14 +94,8 @@ public struct ViewSorting: Sendable {
         }
     }
 
-    /// The value of `lazy` as `T`, or the error naming the row whose value is not one.
     private static func typed<T>(_ lazy: LazyValue, _ row: ExtensionRow) throws -> T {
-        guard let value = try lazy.value(as: T.self) else {
-            throw DatabaseError(
-                .extensionFailure, "the view's sorting reads a \(T.self), which this row does not hold",
-                collection: row.collection, key: row.key)
-        }
-        return value
+        try row.required(lazy, as: T.self, by: "the view's sorting")
     }
 
     /// Whether the part of a row this sorting reads is loaded for it.
@@ -113,3 +107,16 @@ public struct ViewSorting: Sendable {
 /// The handler of an ``AutoView``'s grouping: sets `group` to the row's group name, or leaves it
 /// nil to keep the row out of the view.
 public typealias ViewGrouping = RowHandler<String?>
+
+extension ExtensionRow {
+    /// The value of `lazy` (this row's object or metadata) as `T`, or the error naming the row
+    /// and `reader`, which needs a `T`.
+    func required<T>(_ lazy: LazyValue, as type: T.Type, by reader: String) throws -> T {
+        guard let value = try lazy.value(as: T.self) else {
+            throw DatabaseError(
+                .extensionFailure, "\(reader) reads a \(T.self), which this row does not hold",
+                collection: collection, key: key)
+        }
+        return value
+    }
+}
