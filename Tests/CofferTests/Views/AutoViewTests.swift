@@ -5,10 +5,12 @@ import Testing
 @testable import Coffer
 
 /// AutoView's behaviour: grouping, sorting, every kind of write, a second connection, pages,
-/// long-lived readers and a model.
+/// long-lived readers and a model, each persistent and in memory.
 @Suite struct AutoViewTests {
     /// Integers grouped by parity ("even", "odd"), sorted ascending; strings stay out.
-    static func numbers(tag: String = "1") -> AutoView {
+    static func numbers(
+        tag: String = "1", persistent: Bool = true, skipInitialViewPopulation: Bool = false
+    ) -> AutoView {
         AutoView(
             grouping: .object(Int.self) { row, group in group = row.object.isMultiple(of: 2) ? "even" : "odd" },
             sorting: .object(Int.self) { _, left, right in
@@ -16,7 +18,8 @@ import Testing
                     ? .orderedAscending
                     : left.object > right.object ? .orderedDescending : .orderedSame
             },
-            versionTag: tag, allowedCollections: .only(["n"]))
+            versionTag: tag, allowedCollections: .only(["n"]), skipInitialViewPopulation: skipInitialViewPopulation,
+            isPersistent: persistent)
     }
 
     private func view(_ tx: ReadTransaction) throws -> AutoViewTransaction {
@@ -35,9 +38,10 @@ import Testing
         }
     }
 
-    @Test func rowsAreGroupedAndSortedThroughEveryKindOfWrite() throws {
+    @Test(arguments: [true, false])
+    func rowsAreGroupedAndSortedThroughEveryKindOfWrite(persistent: Bool) throws {
         let test = try TestDatabase()
-        try test.database.register(Self.numbers(), withName: "numbers")
+        try test.database.register(Self.numbers(persistent: persistent), withName: "numbers")
         let writer = try test.connection()
         let sibling = try test.connection()
         try writer.readWrite { tx in
@@ -88,27 +92,26 @@ import Testing
         }
     }
 
-    @Test func rowsWrittenBeforeRegistrationAppearUnlessSkipped() throws {
+    @Test(arguments: [true, false])
+    func rowsWrittenBeforeRegistrationAppearUnlessSkipped(persistent: Bool) throws {
         let test = try TestDatabase()
         let writer = try test.connection()
         try writer.readWrite { tx in
             for value in (1...120).reversed() { try tx.setObject(value, forKey: "k\(value)", inCollection: "n") }
         }
-        try test.database.register(Self.numbers(), withName: "numbers")
+        try test.database.register(Self.numbers(persistent: persistent), withName: "numbers")
         #expect(try keys(writer, "even") == (1...60).map { "k\($0 * 2)" })
-        var skipping = Self.numbers()
-        skipping = AutoView(
-            grouping: skipping.grouping, sorting: skipping.sorting, allowedCollections: .only(["n"]),
-            skipInitialViewPopulation: true)
+        let skipping = Self.numbers(persistent: persistent, skipInitialViewPopulation: true)
         try test.database.register(skipping, withName: "empty")
         try writer.read { tx throws in
             #expect(try tx.extension("empty", as: AutoViewTransaction.self).numberOfGroups() == 0)
         }
     }
 
-    @Test func pagesSplitAndEmptyAcross150Rows() throws {
+    @Test(arguments: [true, false])
+    func pagesSplitAndEmptyAcross150Rows(persistent: Bool) throws {
         let test = try TestDatabase()
-        try test.database.register(Self.numbers(), withName: "numbers")
+        try test.database.register(Self.numbers(persistent: persistent), withName: "numbers")
         let writer = try test.connection()
         try writer.readWrite { tx in
             for value in stride(from: 2, through: 300, by: 2).shuffled() {
@@ -134,9 +137,10 @@ import Testing
         #expect(try keys(reopened, "even") == expected)
     }
 
-    @Test func aLongLivedReaderGetsTheChangesBetweenItsSnapshots() throws {
+    @Test(arguments: [true, false])
+    func aLongLivedReaderGetsTheChangesBetweenItsSnapshots(persistent: Bool) throws {
         let test = try TestDatabase()
-        try test.database.register(Self.numbers(), withName: "numbers")
+        try test.database.register(Self.numbers(persistent: persistent), withName: "numbers")
         let writer = try test.connection()
         let reader = try test.connection()
         try writer.readWrite { tx in
@@ -159,9 +163,10 @@ import Testing
         #expect(try keys(reader, "even") == ["k2", "k6"])
     }
 
-    @Test func unregisteringDropsTheTables() throws {
+    @Test(arguments: [true, false])
+    func unregisteringDropsTheTables(persistent: Bool) throws {
         let test = try TestDatabase()
-        try test.database.register(Self.numbers(), withName: "numbers")
+        try test.database.register(Self.numbers(persistent: persistent), withName: "numbers")
         let writer = try test.connection()
         try writer.readWrite { tx in try tx.setObject(1, forKey: "k1", inCollection: "n") }
         try test.database.unregister(extensionNamed: "numbers")
@@ -172,11 +177,11 @@ import Testing
         }
     }
 
-    @Test(arguments: [UInt64(11), 12])
-    func randomWritesMatchASortedModel(seed: UInt64) throws {
+    @Test(arguments: [true, false], [UInt64(11), 12])
+    func randomWritesMatchASortedModel(persistent: Bool, seed: UInt64) throws {
         var random = ViewPageTreeTests.SplitMix(seed: seed)
         let test = try TestDatabase()
-        try test.database.register(Self.numbers(), withName: "numbers")
+        try test.database.register(Self.numbers(persistent: persistent), withName: "numbers")
         let writer = try test.connection()
         let sibling = try test.connection()
         var model: [String: Int] = [:]

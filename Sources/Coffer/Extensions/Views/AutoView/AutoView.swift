@@ -18,8 +18,9 @@
 ///
 /// A group holds its rows in pages of at most 50 rowids; finding, inserting or removing a row
 /// reads and writes one page, and an order-statistics tree over the pages finds the one holding
-/// any index in O(log n). The view keeps its pages in the tables `view_<name>_page` and
-/// `view_<name>_map`.
+/// any index in O(log n). A persistent view keeps its pages in the tables `view_<name>_page` and
+/// `view_<name>_map`; one that is not keeps them in memory, is built again at every
+/// registration, and answers the same at every snapshot.
 ///
 /// The grouping runs again when the part of a row it reads changes (its ``RowHandler`` kind), the
 /// sorting likewise (``ViewSorting/kind``); a row whose group and place stay is reported as
@@ -35,25 +36,31 @@ public struct AutoView: DatabaseExtension {
     public let allowedCollections: AllowList<String>
     /// Whether registration leaves the view empty instead of adding the rows already there.
     public let skipInitialViewPopulation: Bool
+    /// Whether the view keeps its pages in the file, or only in memory (rebuilt at every
+    /// registration, which makes opening slower and writes cheaper).
+    public let isPersistent: Bool
 
     /// A view configuration.
     public init(
         grouping: ViewGrouping, sorting: ViewSorting, versionTag: String = "",
-        allowedCollections: AllowList<String> = .all, skipInitialViewPopulation: Bool = false
+        allowedCollections: AllowList<String> = .all, skipInitialViewPopulation: Bool = false,
+        isPersistent: Bool = true
     ) {
         self.grouping = grouping
         self.sorting = sorting
         self.versionTag = versionTag
         self.allowedCollections = allowedCollections
         self.skipInitialViewPopulation = skipInitialViewPopulation
+        self.isPersistent = isPersistent
     }
 
     /// "AutoView".
     public var kind: String { "AutoView" }
 
-    /// The page and map tables.
+    /// The page and map tables of a persistent view; none for one in memory.
     public func tableNames(registeredName: String) -> [String] {
-        [Self.pageTableName(registeredName: registeredName), Self.mapTableName(registeredName: registeredName)]
+        guard isPersistent else { return [] }
+        return [Self.pageTableName(registeredName: registeredName), Self.mapTableName(registeredName: registeredName)]
     }
 
     /// ``allowedCollections``.

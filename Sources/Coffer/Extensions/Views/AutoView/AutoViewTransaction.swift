@@ -25,7 +25,10 @@ public final class AutoViewTransaction {
     init(context: ExtensionContext, state: AutoViewConnectionState) {
         self.context = context
         self.state = state
-        self.store = ViewTableStore(tables: context.tables, registeredName: context.registeredName)
+        self.store =
+            state.view.isPersistent
+            ? ViewTableStore(tables: context.tables, registeredName: context.registeredName)
+            : ViewMemoryStore(context: context)
     }
 
     /// The name the view is registered under.
