@@ -22,12 +22,12 @@ import Testing
             isPersistent: persistent)
     }
 
-    private func view(_ tx: ReadTransaction) throws -> AutoViewTransaction {
+    func view(_ tx: ReadTransaction) throws -> AutoViewTransaction {
         try tx.extension("numbers", as: AutoViewTransaction.self)
     }
 
     /// The keys of `group` in order.
-    private func keys(_ connection: Connection, _ group: String) throws -> [String] {
+    func keys(_ connection: Connection, _ group: String) throws -> [String] {
         try connection.read { tx in
             var keys: [String] = []
             try view(tx).enumerateKeys(inGroup: group) { row, index, _ in
@@ -90,6 +90,33 @@ import Testing
             #expect(try keys(connection, "even") == ["k10"])
             #expect(try keys(connection, "odd") == [])
         }
+    }
+
+    /// Regression: the group queries read the layout the transaction began with, so a write
+    /// did not see its own new groups and counts (and enumerated a new group as empty).
+    @Test(arguments: [true, false])
+    func aWriteSeesItsOwnGroupsAndCounts(persistent: Bool) throws {
+        let test = try TestDatabase()
+        try test.database.register(Self.numbers(persistent: persistent), withName: "numbers")
+        let writer = try test.connection()
+        try writer.readWrite { tx in try tx.setObject(2, forKey: "k2", inCollection: "n") }
+        try writer.readWrite { tx in
+            #expect(try view(tx).groups() == ["even"])
+            try tx.setObject(1, forKey: "k1", inCollection: "n")
+            try tx.setObject(4, forKey: "k4", inCollection: "n")
+            try tx.removeObject(forKey: "k2", inCollection: "n")
+            let view = try view(tx)
+            #expect(try view.groups() == ["even", "odd"])
+            #expect(try view.groupCounts() == ["even": 1, "odd": 1])
+            #expect(try view.numberOfItems(inGroup: "odd") == 1)
+            #expect(try view.numberOfItemsInAllGroups() == 2)
+            var odd: [String] = []
+            try view.enumerateKeys(inGroup: "odd") { row, _, _ in odd.append(row.key) }
+            #expect(odd == ["k1"])
+            try tx.removeObject(forKey: "k4", inCollection: "n")
+            #expect(try view.groups() == ["odd"])
+        }
+        try writer.read { tx throws in #expect(try view(tx).groupCounts() == ["odd": 1]) }
     }
 
     @Test(arguments: [true, false])

@@ -41,7 +41,7 @@ public final class AutoViewTransaction {
     /// The names of the groups that hold rows, sorted.
     /// - Throws: ``DatabaseError`` from reading, `.misuse` after the transaction ended.
     public func groups() throws -> [String] {
-        try layout().trees.filter { $0.value.rowCount > 0 }.keys.sorted()
+        try trees().filter { $0.value.rowCount > 0 }.keys.sorted()
     }
 
     /// The number of groups that hold rows.
@@ -53,19 +53,20 @@ public final class AutoViewTransaction {
     /// The number of rows in each group, as ``ViewMappings/update(groupCounts:allGroups:)`` takes them.
     /// - Throws: as ``groups()``.
     public func groupCounts() throws -> [String: Int] {
-        try layout().trees.compactMapValues { $0.rowCount > 0 ? $0.rowCount : nil }
+        try trees().compactMapValues { $0.rowCount > 0 ? $0.rowCount : nil }
     }
 
     /// The number of rows in `group` (0 when there is no such group).
     /// - Throws: as ``groups()``.
     public func numberOfItems(inGroup group: String) throws -> Int {
-        try layout().trees[group]?.rowCount ?? 0
+        if let list = lists[group] { return list.tree.rowCount }
+        return try layout().trees[group]?.rowCount ?? 0
     }
 
     /// The number of rows in the view.
     /// - Throws: as ``groups()``.
     public func numberOfItemsInAllGroups() throws -> Int {
-        try layout().trees.values.reduce(0) { $0 + $1.rowCount }
+        try trees().values.reduce(0) { $0 + $1.rowCount }
     }
 
     // MARK: Rows
@@ -150,6 +151,14 @@ public final class AutoViewTransaction {
         if !context.isReadWrite { state.layout = layout }
         working = layout
         return layout
+    }
+
+    /// Each group's page tree with this transaction's own changes: the groups it opened are
+    /// ahead of the layout until the commit.
+    private func trees() throws -> [String: ViewPageTree] {
+        var trees = try layout().trees
+        for (group, list) in lists { trees[group] = list.tree }
+        return trees
     }
 
     /// The group row `rowid` is in, or nil.
