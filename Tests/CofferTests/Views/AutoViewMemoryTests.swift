@@ -137,3 +137,34 @@ extension AutoViewTests {
         for connection in [writer, sibling] { #expect(try keys(connection, "even") == ["k0"] + before) }
     }
 }
+
+extension AutoViewTests {
+    /// Regression: a view registered in memory under the name of one that was persistent left
+    /// its tables and record in the file, and registering it persistent again reused those
+    /// tables, which had missed every write in between.
+    @Test func switchingBetweenPersistentAndNotRebuildsTheView() throws {
+        let directory = TemporaryDirectory()
+        let url = directory.file("db.sqlite")
+        let options = TestKeyKind.raw.makeOptions()
+        do {
+            let database = try TestSupport.open(url, options: options)
+            try database.register(Self.numbers(), withName: "numbers")
+            try database.newConnection().readWrite { tx in try tx.setObject(1, forKey: "k1", inCollection: "n") }
+        }
+        do {
+            let database = try TestSupport.open(url, options: options)
+            try database.register(Self.numbers(persistent: false), withName: "numbers")
+            let writer = try database.newConnection()
+            try writer.readWrite { tx in try tx.setObject(3, forKey: "k3", inCollection: "n") }
+            #expect(try keys(writer, "odd") == ["k1", "k3"])
+            try writer.read { tx throws in
+                #expect(try !tx.snapshotHasTable(AutoView.pageTableName(registeredName: "numbers")))
+                #expect(try !tx.snapshotHasTable(AutoView.mapTableName(registeredName: "numbers")))
+                #expect(try tx.yapString(extension: "numbers", key: ExtensionRecord.classKey) == nil)
+            }
+        }
+        let database = try TestSupport.open(url, options: options)
+        try database.register(Self.numbers(), withName: "numbers")
+        #expect(try keys(database.newConnection(), "odd") == ["k1", "k3"])
+    }
+}

@@ -37,6 +37,9 @@ extension ReadWriteTransaction {
                 try extensionTx.populate()
             }
         } else {
+            // A persistent registration under this name left tables that would miss every write
+            // from now on: registering it persistent again must rebuild, not reuse them.
+            try dropRecordedTables(ofExtension: name)
             try extensionTx.populate()
         }
         // Registered while the write lock is still held, so no later write can miss its hooks.
