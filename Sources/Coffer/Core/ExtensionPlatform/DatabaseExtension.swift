@@ -24,7 +24,8 @@ public protocol DatabaseExtension: Sendable {
     /// Whether the extension keeps tables in the file (and a record in `yap2`). Defaults to true.
     ///
     /// A non-persistent extension is populated at every registration and keeps what it derives
-    /// in memory, in a ``MemoryTable`` from ``ExtensionRegistration/memoryTable(named:keyType:valueType:)``.
+    /// in memory, in a ``MemoryTable`` from ``ExtensionRegistration/memoryTable(named:keyType:valueType:)``;
+    /// registering it drops the tables an earlier persistent registration under its name left.
     var isPersistent: Bool { get }
     /// The registered names of the extensions this one reads or builds on. Defaults to none.
     ///
