@@ -217,12 +217,26 @@ final class AutoViewMaintainer: ExtensionTransaction {
 
     func didCommit() {
         guard var layout = view.working else { return }
-        for page in view.writtenPages { layout.pages[page] = nil }
+        // Take what changed, then let go of every other hold on the layout's storage (the
+        // lists start from its page cache; the state and the transaction keep it), so that the
+        // updates below change it in place: copying it would cost every page of the view per commit.
+        let written = view.writtenPages
+        var trees: [(group: String, tree: ViewPageTree?)] = []
+        var pages: [(page: ViewPageTree.PageID, rows: ViewPage, group: String)] = []
         for (group, list) in view.lists {
-            layout.trees[group] = list.tree.rowCount > 0 ? list.tree : nil
-            // A list starts with every cached page; it holds the current rows of its own only.
-            for (page, rows) in list.loadedPages where list.tree.contains(page) { layout.pages[page] = rows }
-            for (page, _) in list.tree.pages { layout.groupOfPage[page] = group }
+            trees.append((group, list.tree.rowCount > 0 ? list.tree : nil))
+            for page in written where list.tree.contains(page) {
+                if let rows = list.loadedPages[page] { pages.append((page, rows, group)) }
+            }
+        }
+        view.lists = [:]
+        view.working = nil
+        view.state.layout = nil
+        for page in written { layout.pages[page] = nil }
+        for (group, tree) in trees { layout.trees[group] = tree }
+        for (page, rows, group) in pages {
+            layout.pages[page] = rows
+            layout.groupOfPage[page] = group
         }
         view.state.layout = layout
     }
