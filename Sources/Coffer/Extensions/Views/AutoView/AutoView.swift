@@ -87,4 +87,15 @@ public struct AutoViewChanges: Sendable {
     let changedGroups: Set<String>
     /// Pages whose rows changed or that went.
     let changedPages: Set<ViewPageTree.PageID>
+    /// For each changed group: its page insertions and removals in order, then the final row
+    /// counts of the pages written, which another connection replays on its copy of the tree.
+    let pageChanges: [String: ViewGroupPageChanges]
+    /// Whether every row left the view (another connection forgets everything it read).
+    let clearedAll: Bool
+}
+
+/// How one group's pages changed in a commit.
+struct ViewGroupPageChanges: Sendable {
+    var structure: [ViewPageChange]
+    var rows: [ViewPageTree.PageID: Int]
 }

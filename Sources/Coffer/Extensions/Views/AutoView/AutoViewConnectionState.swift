@@ -26,8 +26,40 @@ final class AutoViewConnectionState: ExtensionConnectionState {
 
     func noteCommitted(_ changes: AutoViewChanges) {
         guard layout != nil else { return }
-        layout?.staleGroups.formUnion(changes.changedGroups)
+        if changes.clearedAll {
+            layout = nil
+            return
+        }
         for page in changes.changedPages { layout?.pages[page] = nil }
+        for group in changes.changedGroups {
+            guard layout?.staleGroups.contains(group) == false, let pageChanges = changes.pageChanges[group],
+                replay(pageChanges, in: group)
+            else {
+                layout?.staleGroups.insert(group)
+                continue
+            }
+        }
+    }
+
+    /// Applies another connection's page changes to this connection's tree of `group`; false
+    /// when they do not fit it (the group is then read again on next use).
+    private func replay(_ changes: ViewGroupPageChanges, in group: String) -> Bool {
+        // Taken out of the layout, so that the tree changes in place.
+        var tree = layout?.trees.removeValue(forKey: group) ?? ViewPageTree()
+        for change in changes.structure {
+            switch change {
+            case .inserted(let page, let position):
+                guard tree.insert(page, rows: 0, at: position) else { return false }
+                layout?.groupOfPage[page] = group
+            case .removed(let page):
+                guard tree.remove(page) else { return false }
+            }
+        }
+        for (page, rows) in changes.rows {
+            guard tree.setRows(rows, of: page) else { return false }
+        }
+        layout?.trees[group] = tree.rowCount > 0 ? tree : nil
+        return true
     }
 
     func flushMemory() {

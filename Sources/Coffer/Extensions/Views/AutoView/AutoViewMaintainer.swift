@@ -211,8 +211,21 @@ final class AutoViewMaintainer: ExtensionTransaction {
 
     func changesForCommit() -> AutoViewChanges? {
         guard !view.records.isEmpty || !view.writtenGroups.isEmpty else { return nil }
+        var pageChanges: [String: ViewGroupPageChanges] = [:]
+        for (group, list) in view.lists where view.writtenGroups.contains(group) {
+            var rows: [ViewPageTree.PageID: Int] = [:]
+            for page in view.writtenPages {
+                if let count = list.tree.rows(in: page) { rows[page] = count }
+            }
+            pageChanges[group] = ViewGroupPageChanges(structure: list.structure, rows: rows)
+        }
         return AutoViewChanges(
-            records: view.records, changedGroups: view.writtenGroups, changedPages: view.writtenPages)
+            records: view.records, changedGroups: view.writtenGroups, changedPages: view.writtenPages,
+            pageChanges: pageChanges, clearedAll: view.clearedAll)
+    }
+
+    func didRollback() {
+        for group in view.checkedOutGroups { view.state.layout?.staleGroups.insert(group) }
     }
 
     func didCommit() {

@@ -21,6 +21,8 @@ public final class AutoViewTransaction {
     var nextPageID: ViewPageTree.PageID?
     /// Every row left the view in this transaction, so the stored map no longer counts.
     var clearedAll = false
+    /// Groups whose trees this write took out of the connection's layout.
+    var checkedOutGroups: Set<String> = []
 
     init(context: ExtensionContext, state: AutoViewConnectionState) {
         self.context = context
@@ -131,26 +133,35 @@ public final class AutoViewTransaction {
     // MARK: Layout
 
     /// The layout at this transaction's snapshot, read or refreshed as needed.
+    ///
+    /// A read uses the connection's layout itself; a write keeps a copy of it (``working``),
+    /// which its commit makes the connection's.
     func layout() throws -> ViewLayout {
         if let working { return working }
         _ = try context.transaction()
-        var layout: ViewLayout
-        if let cached = state.layout {
-            layout = cached
-            for group in layout.staleGroups {
-                let records = try store.pageRecords(inGroup: group)
-                layout.trees[group] = try store.trees(from: records, view: registeredName)[group]
-                for record in records { layout.groupOfPage[record.page] = group }
-            }
-            layout.staleGroups = []
-        } else {
-            let records = try store.pageRecords(inGroup: nil)
-            layout = ViewLayout(trees: try store.trees(from: records, view: registeredName))
-            for record in records { layout.groupOfPage[record.page] = record.group }
-        }
-        if !context.isReadWrite { state.layout = layout }
-        working = layout
+        try refreshConnectionLayout()
+        let layout = state.layout ?? ViewLayout()
+        if context.isReadWrite { working = layout }
         return layout
+    }
+
+    /// Brings the connection's layout to its snapshot, in place: read whole at first use, and
+    /// the groups another connection's changes did not fit read again.
+    private func refreshConnectionLayout() throws {
+        guard let stale = state.layout?.staleGroups else {
+            let records = try store.pageRecords(inGroup: nil)
+            var layout = ViewLayout(trees: try store.trees(from: records, view: registeredName))
+            for record in records { layout.groupOfPage[record.page] = record.group }
+            state.layout = layout
+            return
+        }
+        guard !stale.isEmpty else { return }
+        for group in stale {
+            let records = try store.pageRecords(inGroup: group)
+            state.layout?.trees[group] = try store.trees(from: records, view: registeredName)[group]
+            for record in records { state.layout?.groupOfPage[record.page] = group }
+        }
+        state.layout?.staleGroups = []
     }
 
     /// Each group's page tree with this transaction's own changes: the groups it opened are
@@ -177,11 +188,22 @@ public final class AutoViewTransaction {
     }
 
     private func makeList(_ group: String) throws -> ViewGroupList {
-        let layout = try layout()
+        let tree: ViewPageTree
+        if context.isReadWrite {
+            _ = try layout()
+            // The list will change the tree: taken out of both layouts, it has one owner and
+            // changes in place (a rollback has the connection read the group again).
+            tree = working?.trees.removeValue(forKey: group) ?? ViewPageTree()
+            state.layout?.trees.removeValue(forKey: group)
+            checkedOutGroups.insert(group)
+        } else {
+            tree = try layout().trees[group] ?? ViewPageTree()
+        }
         let store = store
         return ViewGroupList(
-            group: group, tree: layout.trees[group] ?? ViewPageTree(), cachedPages: layout.pages,
+            group: group, tree: tree,
             loadPage: { [weak state, isReadWrite = context.isReadWrite] id in
+                if let cached = state?.layout?.pages[id] { return cached }
                 let page = try store.page(id)
                 // Pages read in a write may be rolled back: only a read's pages are kept.
                 if !isReadWrite { state?.layout?.pages[id] = page }

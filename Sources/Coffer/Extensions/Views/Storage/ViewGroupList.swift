@@ -26,6 +26,9 @@ struct ViewGroupList {
     /// Pages whose predecessor changed (a page was inserted or removed before them), whose link
     /// to write back even if their rows did not change.
     private(set) var relinkedPages: Set<PageID> = []
+    /// Pages inserted and removed since the list was made, in order, so that another connection
+    /// can replay them on its copy of the tree instead of reading every page of the group again.
+    private(set) var structure: [ViewPageChange] = []
 
     /// The pages read or written so far, to keep for the next transaction.
     var loadedPages: [PageID: ViewPage] { loaded }
@@ -35,13 +38,12 @@ struct ViewGroupList {
     /// A list over `tree`'s pages; `loadPage` reads a page's rowids, `pageOfRow` the page a row
     /// was on when the list was made, and `newPageID` names a page the list creates.
     init(
-        group: String, tree: ViewPageTree, cachedPages: [PageID: ViewPage] = [:],
+        group: String, tree: ViewPageTree,
         loadPage: @escaping (PageID) throws -> ViewPage,
         pageOfRow: @escaping (Int64) throws -> PageID?, newPageID: @escaping () -> PageID
     ) {
         self.group = group
         self.tree = tree
-        self.loaded = cachedPages
         self.loadPage = loadPage
         self.pageOfRow = pageOfRow
         self.newPageID = newPageID
@@ -110,6 +112,7 @@ struct ViewGroupList {
         } else {
             let created = newPageID()
             tree.insert(created, rows: 0, at: 0)
+            structure.append(.inserted(created, at: 0))
             dirtyPages.insert(created)
             loaded[created] = ViewPage()
             target = (created, 0)
@@ -122,6 +125,7 @@ struct ViewGroupList {
             let secondID = newPageID()
             let position = (tree.position(of: target.page) ?? 0) + 1
             tree.insert(secondID, rows: second.rowids.count, at: position)
+            structure.append(.inserted(secondID, at: position))
             if let next = tree.page(at: position + 1) { relinkedPages.insert(next) }
             store(second, as: secondID)
             for moved in second.rowids { place(moved, on: secondID) }
@@ -166,6 +170,7 @@ struct ViewGroupList {
         if page.rowids.isEmpty {
             let position = tree.position(of: pageID) ?? 0
             tree.remove(pageID)
+            structure.append(.removed(pageID))
             if let next = tree.page(at: position) { relinkedPages.insert(next) }
             relinkedPages.remove(pageID)
             loaded[pageID] = nil
@@ -198,4 +203,12 @@ struct ViewGroupList {
         guard let page = try pageOfRow(rowid), tree.contains(page) else { return nil }
         return page
     }
+}
+
+/// A change to the order of a group's pages, as ``ViewGroupList`` made it.
+enum ViewPageChange: Sendable, Equatable {
+    /// A page inserted at a position among the group's pages.
+    case inserted(ViewPageTree.PageID, at: Int)
+    /// A page that emptied and left the group.
+    case removed(ViewPageTree.PageID)
 }
