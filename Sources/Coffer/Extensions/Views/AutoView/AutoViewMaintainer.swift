@@ -128,8 +128,9 @@ final class AutoViewMaintainer: ExtensionTransaction {
         let resort = ViewGrouping.runs(configuration.sorting.kind, on: change)
         let old = try view.group(ofRow: row.rowid)
         let new = regroup ? try group(of: row) : old
-        if old == new, !resort {
-            guard let group = old, let index = try view.withList(group, { try $0.index(of: row.rowid) }) else { return }
+        if old == new, let group = old, let index = try view.withList(group, { try $0.index(of: row.rowid) }),
+            try !resort || staysInPlace(row, at: index, in: group)
+        {
             view.records.append(.updateRow(row.collectionKey, group: group, index: index, parts: parts))
             return
         }
@@ -137,30 +138,56 @@ final class AutoViewMaintainer: ExtensionTransaction {
         if let new { try insert(row, into: new) }
     }
 
+    /// Whether the changed `row`, at `index` of `group`, still sorts between its neighbours (ties
+    /// keep their order), so it need not move: most edits do not change the sort order.
+    private func staysInPlace(_ row: ExtensionRow, at index: Int, in group: String) throws -> Bool {
+        let transaction = try view.context.transaction()
+        let compare = configuration.sorting.compare
+        if index > 0, try compare(transaction, group, neighbour(at: index - 1, in: group), row) == .orderedDescending {
+            return false
+        }
+        if index + 1 < (try view.numberOfItems(inGroup: group)),
+            try compare(transaction, group, row, neighbour(at: index + 1, in: group)) == .orderedDescending
+        {
+            return false
+        }
+        return true
+    }
+
     private func insert(_ row: ExtensionRow, into group: String) throws {
         let transaction = try view.context.transaction()
-        let sorting = configuration.sorting
-        let index = try view.withList(group) { list -> Int in
-            let wasEmpty = list.count == 0
-            var (low, high) = (0, list.count)
-            while low < high {
-                let middle = (low + high) / 2
-                guard let other = try list.rowid(at: middle),
-                    let neighbour = try view.context.row(
-                        forRowid: other, readingObject: sorting.readsObject, readingMetadata: sorting.readsMetadata)
-                else { break }
-                if try sorting.compare(transaction, group, row, neighbour) == .orderedAscending {
-                    high = middle
-                } else {
-                    low = middle + 1
-                }
-            }
-            _ = try list.insert(row.rowid, at: low)
-            if wasEmpty { view.records.append(.insertGroup(group)) }
-            return low
+        let compare = configuration.sorting.compare
+        let count = try view.numberOfItems(inGroup: group)
+        var (low, high) = (0, count)
+        // Rows often arrive in sort order: one comparison with the last row places those.
+        if count > 0, try compare(transaction, group, row, neighbour(at: count - 1, in: group)) != .orderedAscending {
+            low = count
         }
-        view.records.append(.insertRow(row.collectionKey, group: group, index: index))
+        while low < high {
+            let middle = (low + high) / 2
+            if try compare(transaction, group, row, neighbour(at: middle, in: group)) == .orderedAscending {
+                high = middle
+            } else {
+                low = middle + 1
+            }
+        }
+        if count == 0 { view.records.append(.insertGroup(group)) }
+        _ = try view.withList(group) { try $0.insert(row.rowid, at: low) }
+        view.records.append(.insertRow(row.collectionKey, group: group, index: low))
         view.groupOverride[row.rowid] = group
+    }
+
+    /// The row at `index` of `group`, read for the sorting.
+    private func neighbour(at index: Int, in group: String) throws -> ExtensionRow {
+        let sorting = configuration.sorting
+        guard let rowid = try view.withList(group, { try $0.rowid(at: index) }),
+            let row = try view.context.row(
+                forRowid: rowid, readingObject: sorting.readsObject, readingMetadata: sorting.readsMetadata)
+        else {
+            throw DatabaseError(
+                .corrupt, "group \"\(group)\" of view \"\(view.registeredName)\" lists a row that is gone")
+        }
+        return row
     }
 
     private func remove(_ row: CollectionKey, rowid: Int64, from group: String) throws {
