@@ -125,9 +125,9 @@ public struct RowHandler<Values>: Sendable {
     }
 
     /// Whether the closure reads the object (so population must load it).
-    var readsObject: Bool { kind == .object || kind == .row }
+    var readsObject: Bool { kind.readsObject }
     /// Whether the closure reads the metadata.
-    var readsMetadata: Bool { kind == .metadata || kind == .row }
+    var readsMetadata: Bool { kind.readsMetadata }
 
     /// Whether a change of this kind can change what the closure derives.
     func runs(on change: RowHandlerChange) -> Bool {
@@ -161,4 +161,11 @@ enum RowHandlerChange {
     case replaceObject
     case replaceMetadata
     case touch(object: Bool, metadata: Bool)
+}
+
+extension RowHandler.Kind {
+    /// Whether a closure of this kind reads the object (so it must be loaded for it).
+    var readsObject: Bool { self == .object || self == .row }
+    /// Whether a closure of this kind reads the metadata.
+    var readsMetadata: Bool { self == .metadata || self == .row }
 }

@@ -32,12 +32,10 @@ final class AutoViewConnectionState: ExtensionConnectionState {
         }
         for page in changes.changedPages { layout?.pages[page] = nil }
         for group in changes.changedGroups {
-            guard layout?.staleGroups.contains(group) == false, let pageChanges = changes.pageChanges[group],
-                replay(pageChanges, in: group)
-            else {
-                layout?.staleGroups.insert(group)
-                continue
-            }
+            let replayed =
+                layout?.staleGroups.contains(group) == false
+                && changes.pageChanges[group].map { replay($0, in: group) } == true
+            if !replayed { layout?.staleGroups.insert(group) }
         }
     }
 

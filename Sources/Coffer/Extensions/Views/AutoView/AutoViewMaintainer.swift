@@ -24,45 +24,22 @@ final class AutoViewMaintainer: ExtensionTransaction {
         let grouping = configuration.grouping
         try view.context.enumerateRows(
             in: configuration.allowedCollections,
-            readingObject: grouping.readsObject || configuration.sorting.readsObject,
-            readingMetadata: grouping.readsMetadata || configuration.sorting.readsMetadata
+            readingObject: grouping.readsObject || configuration.sorting.kind.readsObject,
+            readingMetadata: grouping.readsMetadata || configuration.sorting.kind.readsMetadata
         ) { row in
             var group: String?
             try grouping.fill(&group, for: row, in: transaction)
             if let group { groups[group, default: []].append(row) }
         }
         for (group, rows) in groups {
-            let sorted = try sort(rows, in: group, transaction)
+            // The standard library's sort is stable: rows that compare the same keep their order.
+            let sorting = configuration.sorting
+            let sorted = try rows.sorted { try sorting.compare(transaction, group, $0, $1) == .orderedAscending }
             try view.withList(group) { list in
                 for row in sorted { _ = try list.insert(row.rowid, at: list.count) }
             }
             for row in sorted { view.groupOverride[row.rowid] = group }
         }
-    }
-
-    /// `rows` in the sorting's order, equal rows in their given order (a stable merge sort: the
-    /// comparator may throw).
-    private func sort(_ rows: [ExtensionRow], in group: String, _ transaction: ReadTransaction) throws -> [ExtensionRow]
-    {
-        guard rows.count > 1 else { return rows }
-        let middle = rows.count / 2
-        let left = try sort(Array(rows[..<middle]), in: group, transaction)
-        let right = try sort(Array(rows[middle...]), in: group, transaction)
-        var merged: [ExtensionRow] = []
-        merged.reserveCapacity(rows.count)
-        var (i, j) = (0, 0)
-        while i < left.count, j < right.count {
-            if try configuration.sorting.compare(transaction, group, right[j], left[i]) == .orderedAscending {
-                merged.append(right[j])
-                j += 1
-            } else {
-                merged.append(left[i])
-                i += 1
-            }
-        }
-        merged += left[i...]
-        merged += right[j...]
-        return merged
     }
 
     // MARK: Hooks
@@ -179,15 +156,7 @@ final class AutoViewMaintainer: ExtensionTransaction {
 
     /// The row at `index` of `group`, read for the sorting.
     private func neighbour(at index: Int, in group: String) throws -> ExtensionRow {
-        let sorting = configuration.sorting
-        guard let rowid = try view.withList(group, { try $0.rowid(at: index) }),
-            let row = try view.context.row(
-                forRowid: rowid, readingObject: sorting.readsObject, readingMetadata: sorting.readsMetadata)
-        else {
-            throw DatabaseError(
-                .corrupt, "group \"\(group)\" of view \"\(view.registeredName)\" lists a row that is gone")
-        }
-        return row
+        try view.row(at: index, inGroup: group, reading: configuration.sorting.kind)
     }
 
     private func remove(_ row: CollectionKey, rowid: Int64, from group: String) throws {

@@ -19,7 +19,7 @@ public final class AutoViewTransaction {
     var writtenGroups: Set<String> = []
     var writtenPages: Set<ViewPageTree.PageID> = []
     var nextPageID: ViewPageTree.PageID?
-    /// Every row left the view in this transaction, so the stored map no longer counts.
+    /// Every row left the view in this transaction: other connections forget what they read.
     var clearedAll = false
     /// Groups whose trees this write took out of the connection's layout.
     var checkedOutGroups: Set<String> = []
@@ -175,7 +175,7 @@ public final class AutoViewTransaction {
     /// The group row `rowid` is in, or nil.
     func group(ofRow rowid: Int64) throws -> String? {
         if let moved = groupOverride[rowid] { return moved }
-        if clearedAll { return nil }
+        // After a remove-all the store's map is empty already: no row is found there.
         guard let page = try store.pageOfRow(rowid) else { return nil }
         return try layout().groupOfPage[page]
     }
@@ -211,6 +211,18 @@ public final class AutoViewTransaction {
             },
             pageOfRow: { try store.pageOfRow($0) },
             newPageID: { [unowned self] in allocatePageID() })
+    }
+
+    /// The row at `index` of `group`, reading what `kind` needs (through the caches).
+    /// - Throws: ``DatabaseError`` `.corrupt` when the view lists a row that is gone, or what reading throws.
+    func row(at index: Int, inGroup group: String, reading kind: ViewGrouping.Kind) throws -> ExtensionRow {
+        guard let rowid = try withList(group, { try $0.rowid(at: index) }),
+            let row = try context.row(
+                forRowid: rowid, readingObject: kind.readsObject, readingMetadata: kind.readsMetadata)
+        else {
+            throw DatabaseError(.corrupt, "group \"\(group)\" of view \"\(registeredName)\" lists a row that is gone")
+        }
+        return row
     }
 
     /// Reads the largest page id before the first change, so new pages get fresh ids.

@@ -105,14 +105,7 @@ extension AutoViewTransaction {
     }
 
     private func place(at index: Int, inGroup group: String, using find: ViewFind) throws -> ComparisonResult {
-        guard let rowid = try withList(group, { try $0.rowid(at: index) }),
-            let row = try context.row(
-                forRowid: rowid, readingObject: find.kind == .object || find.kind == .row,
-                readingMetadata: find.kind == .metadata || find.kind == .row)
-        else {
-            throw DatabaseError(.corrupt, "group \"\(group)\" of view \"\(registeredName)\" lists a row that is gone")
-        }
-        return try find.compare(context.transaction(), row)
+        try find.compare(context.transaction(), row(at: index, inGroup: group, reading: find.kind))
     }
 }
 

@@ -98,10 +98,6 @@ public struct ViewSorting: Sendable {
         try row.required(lazy, as: T.self, by: "the view's sorting")
     }
 
-    /// Whether the part of a row this sorting reads is loaded for it.
-    var readsObject: Bool { kind == .object || kind == .row }
-    /// Whether the metadata is.
-    var readsMetadata: Bool { kind == .metadata || kind == .row }
 }
 
 /// The handler of an ``AutoView``'s grouping: sets `group` to the row's group name, or leaves it
