@@ -64,7 +64,7 @@ func groupedViews(in directory: URL) throws {
     }  // harness
 
     let changesets = try ui.beginLongLivedReadTransaction()
-    let records = changesets.flatMap { $0.changes(for: "inbox", as: AutoViewChanges.self)?.records ?? [] }
+    let records = changesets.flatMap { $0.viewChangeRecords(inView: "inbox") }
     let counts = try ui.read { tx in try tx.extension("inbox", as: AutoViewTransaction.self).groupCounts() }
     let changes = ViewChanges.advance(&mappings, groupCounts: counts, records: records)
     if changes.isReset {

@@ -41,7 +41,7 @@ extension CofferViewSuite {
             let catchUp = try Stopwatch.measure { try reader.beginLongLivedReadTransaction() }
             let newCounts = try Stopwatch.measure {
                 let records = catchUp.value.flatMap {
-                    $0.changes(for: viewName, as: AutoViewChanges.self)?.records ?? []
+                    $0.viewChangeRecords(inView: viewName)
                 }
                 return (records, try counts())
             }

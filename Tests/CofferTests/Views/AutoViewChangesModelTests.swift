@@ -47,7 +47,7 @@ import Testing
                 }
             }
             let changesets = try reader.beginLongLivedReadTransaction()
-            let records = changesets.flatMap { $0.changes(for: "numbers", as: AutoViewChanges.self)?.records ?? [] }
+            let records = changesets.flatMap { $0.viewChangeRecords(inView: "numbers") }
             let counts = try reader.read { tx in
                 try tx.extension("numbers", as: AutoViewTransaction.self).groupCounts()
             }

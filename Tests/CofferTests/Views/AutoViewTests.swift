@@ -182,7 +182,7 @@ import Testing
         // The reader still sees its snapshot.
         #expect(try keys(reader, "even") == ["k2", "k4", "k6"])
         let changesets = try reader.beginLongLivedReadTransaction()
-        let records = changesets.flatMap { $0.changes(for: "numbers", as: AutoViewChanges.self)?.records ?? [] }
+        let records = changesets.flatMap { $0.viewChangeRecords(inView: "numbers") }
         let counts = try reader.read { tx in try view(tx).groupCounts() }
         let result = ViewChanges.advance(&mappings, groupCounts: counts, records: records)
         #expect(result.sectionChanges.count == 1, "the odd group appeared")

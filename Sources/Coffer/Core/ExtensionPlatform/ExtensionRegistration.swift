@@ -16,7 +16,8 @@ public final class ExtensionRegistration: Sendable {
     let id: UInt64
     /// The snapshot the registration's commit publishes: readers pinned before it do not see it.
     let firstSnapshot = Atomic<UInt64>(.max)
-    private let memoryTables = Locked<[String: any Sendable]>([:])
+    /// Memory tables and shared values, by name.
+    private let sharedValues = Locked<[String: any Sendable]>([:])
     /// The oldest snapshot a connection of the database may still read at.
     private let oldestSnapshot: @Sendable () -> UInt64
 
@@ -42,7 +43,7 @@ public final class ExtensionRegistration: Sendable {
     public func memoryTable<Key: Hashable & Sendable, Value: Sendable>(
         named name: String, keyType: Key.Type = Key.self, valueType: Value.Type = Value.self
     ) throws -> MemoryTable<Key, Value> {
-        let found = memoryTables.withLock { tables -> (any Sendable)? in
+        let found = sharedValues.withLock { tables -> (any Sendable)? in
             if let existing = tables[name] { return existing }
             let table = MemoryTable<Key, Value>(retentionFloor: oldestSnapshot)
             tables[name] = table
@@ -55,6 +56,29 @@ public final class ExtensionRegistration: Sendable {
             )
         }
         return table
+    }
+
+    /// The value every connection of this registration shares under `name`, made by `make` on
+    /// first use: for example an extension's configuration that a transaction can change (a
+    /// view's grouping), which connections made later must start from.
+    ///
+    /// Registering the extension again makes new ones. The value must do its own locking if it
+    /// changes.
+    /// - Throws: ``DatabaseError`` `.extensionFailure` when `name` was first made with another type.
+    public func sharedValue<T: Sendable>(named name: String, make: () -> T) throws -> T {
+        let found = sharedValues.withLock { values -> any Sendable in
+            let key = "shared:" + name
+            if let existing = values[key] { return existing }
+            let value = make()
+            values[key] = value
+            return value
+        }
+        guard let value = found as? T else {
+            throw DatabaseError(
+                .extensionFailure,
+                "extension \"\(self.name)\" made shared value \"\(name)\" with another type than \(T.self)")
+        }
+        return value
     }
 
     /// The key of this registration's statements in a connection's statement cache.

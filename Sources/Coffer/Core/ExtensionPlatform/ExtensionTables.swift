@@ -128,6 +128,20 @@ public struct ExtensionTables {
         try activeTransaction().snapshotHasTable(table)
     }
 
+    /// Records `tag` as the extension's version tag, for an extension that changed its logic
+    /// inside this transaction (a view's new grouping): registering it again with `tag` then
+    /// reuses its tables, and with any other tag rebuilds them. Nothing is recorded for a
+    /// non-persistent extension.
+    /// - Throws: ``DatabaseError`` `.misuse` in a read-only transaction or once it ended.
+    public func recordVersionTag(_ tag: String) throws {
+        guard let write = try activeTransaction() as? ReadWriteTransaction else {
+            throw DatabaseError(
+                .misuse, "extension \"\(registration.name)\" can only change inside a read-write transaction")
+        }
+        guard try write.yapString(extension: registration.name, key: ExtensionRecord.classKey) != nil else { return }
+        try write.setYapValue(.text(tag), extension: registration.name, key: ExtensionRecord.versionTagKey)
+    }
+
     /// The extension's record stored under `key`, if any.
     /// - Throws: ``DatabaseError`` from reading, `.misuse` once the transaction ended.
     public func record(forKey key: String) throws -> DatabaseValue? {

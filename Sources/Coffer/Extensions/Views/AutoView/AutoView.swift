@@ -24,7 +24,9 @@
 ///
 /// The grouping runs again when the part of a row it reads changes (its ``RowHandler`` kind), the
 /// sorting likewise (``ViewSorting/kind``); a row whose group and place stay is reported as
-/// updated. Changing the grouping's or the sorting's logic needs a new ``versionTag``.
+/// updated. Changing the grouping's or the sorting's logic needs a new ``versionTag``, at
+/// registration or with ``AutoViewTransaction/setGrouping(_:sorting:versionTag:)`` inside a
+/// transaction.
 public struct AutoView: DatabaseExtension {
     /// Puts a row in a group (or, leaving the group nil, out of the view).
     public let grouping: ViewGrouping
@@ -68,7 +70,12 @@ public struct AutoView: DatabaseExtension {
 
     /// The view's page cache for one connection.
     public func makeConnectionState(_ registration: ExtensionRegistration) -> any ExtensionConnectionState {
-        AutoViewConnectionState(view: self, registration: registration)
+        // Every connection reads the logic a commit of setGrouping or setSorting left.
+        let initial = AutoViewLogic(grouping: grouping, sorting: sorting, versionTag: versionTag)
+        let logic = (try? registration.sharedValue(named: "logic") { Locked(initial) }) ?? Locked(initial)
+        return ViewConnectionState(registration: registration, isPersistent: isPersistent) { context, state in
+            AutoViewMaintainer(AutoViewTransaction(context: context, state: state, configuration: self, logic: logic))
+        }
     }
 
     /// The page table of a view registered as `registeredName`.
@@ -77,25 +84,10 @@ public struct AutoView: DatabaseExtension {
     public static func mapTableName(registeredName: String) -> String { "view_\(registeredName)_map" }
 }
 
-/// What a commit changed in a view: the row and group changes in order (for
-/// ``ViewChanges/advance(_:groupCounts:allGroups:records:)``), and what other connections must
-/// read again.
-public struct AutoViewChanges: Sendable {
-    /// The changes, in the order they happened.
-    public let records: [ViewChangeRecord]
-    /// Groups whose pages changed.
-    let changedGroups: Set<String>
-    /// Pages whose rows changed or that went.
-    let changedPages: Set<ViewPageTree.PageID>
-    /// For each changed group: its page insertions and removals in order, then the final row
-    /// counts of the pages written, which another connection replays on its copy of the tree.
-    let pageChanges: [String: ViewGroupPageChanges]
-    /// Whether every row left the view (another connection forgets everything it read).
-    let clearedAll: Bool
-}
-
-/// How one group's pages changed in a commit.
-struct ViewGroupPageChanges: Sendable {
-    var structure: [ViewPageChange]
-    var rows: [ViewPageTree.PageID: Int]
+/// The part of an ``AutoView`` a transaction can change: shared by every connection of a
+/// registration, replaced when a transaction that changed it commits.
+struct AutoViewLogic: Sendable {
+    var grouping: ViewGrouping
+    var sorting: ViewSorting
+    var versionTag: String
 }

@@ -1,6 +1,6 @@
 public import Foundation
 
-/// Where a row stands relative to the range a ``AutoViewTransaction/findRange(inGroup:using:)``
+/// Where a row stands relative to the range a ``ViewTransaction/findRange(inGroup:using:)``
 /// looks for (YapDatabase's `YapDatabaseViewFind`): `orderedAscending` when the row comes before
 /// the range, `orderedSame` inside it, `orderedDescending` after it.
 ///
@@ -66,7 +66,7 @@ public struct ViewFind: Sendable {
 }
 
 /// Finding rows by binary search (YapDatabase's `findRangeInGroup:using:`).
-extension AutoViewTransaction {
+extension ViewTransaction {
     /// The indexes of the rows of `group` that `find` places inside its range, or nil when none is.
     /// - Complexity: O(log n) comparisons, each reading a row (through the caches).
     /// - Throws: ``DatabaseError`` from reading, or what `find` throws.
@@ -106,20 +106,5 @@ extension AutoViewTransaction {
 
     private func place(at index: Int, inGroup group: String, using find: ViewFind) throws -> ComparisonResult {
         try find.compare(context.transaction(), row(at: index, inGroup: group, reading: find.kind))
-    }
-}
-
-/// Whether commits changed a view, for deciding whether a list needs updating.
-extension Changeset {
-    /// Whether this commit changed the rows or groups of the view registered as `view` (or reset it).
-    public func hasChanges(inView view: String) -> Bool {
-        isReset || unregisteredExtensions.contains(view)
-            || changes(for: view, as: AutoViewChanges.self).map { !$0.records.isEmpty } == true
-    }
-
-    /// Whether this commit changed the rows of `group` in the view registered as `view` (or reset it).
-    public func hasChanges(inView view: String, group: String) -> Bool {
-        isReset || unregisteredExtensions.contains(view)
-            || changes(for: view, as: AutoViewChanges.self)?.records.contains { $0.affects(group: group) } == true
     }
 }

@@ -8,23 +8,31 @@ struct ViewLayout {
     var staleGroups: Set<String> = []
 }
 
-/// A view's state on one connection: its layout, kept in step with other connections' commits.
-final class AutoViewConnectionState: ExtensionConnectionState {
-    let view: AutoView
+/// A view's state on one connection (of any kind of view): its layout, kept in step with other
+/// connections' commits.
+final class ViewConnectionState: ExtensionConnectionState {
     let registration: ExtensionRegistration
+    /// Whether the view keeps its pages in the file.
+    let isPersistent: Bool
     /// Nil until first read, and after a reset.
     var layout: ViewLayout?
+    private let makeMaintainer: (ExtensionContext, ViewConnectionState) -> any ExtensionTransaction
 
-    init(view: AutoView, registration: ExtensionRegistration) {
-        self.view = view
+    /// A state whose transactions `makeMaintainer` makes.
+    init(
+        registration: ExtensionRegistration, isPersistent: Bool,
+        makeMaintainer: @escaping (ExtensionContext, ViewConnectionState) -> any ExtensionTransaction
+    ) {
         self.registration = registration
+        self.isPersistent = isPersistent
+        self.makeMaintainer = makeMaintainer
     }
 
     func makeTransaction(_ context: ExtensionContext) -> any ExtensionTransaction {
-        AutoViewMaintainer(AutoViewTransaction(context: context, state: self))
+        makeMaintainer(context, self)
     }
 
-    func noteCommitted(_ changes: AutoViewChanges) {
+    func noteCommitted(_ changes: ViewCommitChanges) {
         guard layout != nil else { return }
         if changes.clearedAll {
             layout = nil
