@@ -128,8 +128,10 @@ public struct ExtensionTables {
         try activeTransaction().snapshotHasTable(table)
     }
 
-    /// Records `tag` as the extension's version tag, for an extension that changed its logic
-    /// inside this transaction (a view's new grouping): registering it again with `tag` then
+    /// Records `tag` as the extension's version tag.
+    ///
+    /// For an extension that changed its logic inside this transaction (a view's new
+    /// grouping): registering it again with `tag` then
     /// reuses its tables, and with any other tag rebuilds them. Nothing is recorded for a
     /// non-persistent extension.
     /// - Throws: ``DatabaseError`` `.misuse` in a read-only transaction or once it ended.

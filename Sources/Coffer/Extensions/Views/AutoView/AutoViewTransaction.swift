@@ -21,9 +21,10 @@ public final class AutoViewTransaction: ViewTransaction {
 
     override var currentVersionTag: String { logic.versionTag }
 
-    /// Replaces the view's grouping and sorting and rebuilds it in this transaction (YapDatabase's
-    /// `setGrouping:sorting:versionTag:`): every group is cleared and every row placed again, so
-    /// a reader's changes show the rows that moved. Every connection uses the new logic once the
+    /// Replaces the view's grouping and sorting and rebuilds it in this transaction.
+    ///
+    /// As YapDatabase's `setGrouping:sorting:versionTag:`, every group is cleared and every row
+    /// placed again, so a reader's changes show the rows that moved. Every connection uses the new logic once the
     /// transaction commits; a persistent view records `versionTag`, so registering it at the
     /// next launch with that tag keeps the pages, and with another rebuilds them.
     /// - Complexity: O(n log n) in the rows of the allowed collections.
@@ -44,8 +45,10 @@ public final class AutoViewTransaction: ViewTransaction {
         try setGrouping(logic.grouping, sorting: sorting, versionTag: versionTag)
     }
 
-    /// Places every row of the allowed collections: grouped, then each group sorted (stably, so
-    /// rows that compare the same keep their rowid order). Registration leaves out the records,
+    /// Places every row of the allowed collections.
+    ///
+    /// Rows are grouped, then each group sorted (stably, so rows that compare the same keep
+    /// their rowid order). Registration leaves out the records,
     /// which no reader needs.
     func populate(recording: Bool) throws {
         try prepareToWrite()

@@ -1,6 +1,7 @@
-/// The platform's side of a view in one transaction, whatever its kind: creating its tables,
-/// writing the changed pages at the flush, and handing the connection its new layout at the
-/// commit. Each kind of view overrides the hooks it acts on; readers get ``view``.
+/// The platform's side of a view in one transaction, whatever its kind.
+///
+/// It creates the view's tables, writes the changed pages at the flush, and hands the
+/// connection its new layout at the commit. Each kind of view overrides the hooks it acts on; readers get ``view``.
 class ViewMaintainer<View: ViewTransaction>: ExtensionTransaction {
     let view: View
 
