@@ -141,20 +141,21 @@ public final class ReadWriteTransaction: ReadTransaction {
                 return true
             }
         }
-        if let hookRow = row {
-            let finalRow =
-                inserted
-                ? ExtensionRow(
-                    collectionKey: ck, rowid: core.sqlite.lastInsertRowID, object: hookRow.object,
-                    metadata: hookRow.metadata)
-                : hookRow
-            try runHooks(hooks) { hook in try inserted ? hook.didInsert(finalRow) : hook.didUpdate(finalRow) }
-        }
+        let rowid = core.sqlite.lastInsertRowID
         core.mutationCount &+= 1
         changes.hasDiskChanges = true
+        // The caches hold the new values before the did-hooks run, so a hook that reads the row
+        // back through the transaction (a filtered view, say) sees what was written.
         if core.config.objectCacheEnabled { core.objectCache.setValue(Self.either(objectReadBack, object), forKey: ck) }
         if core.config.metadataCacheEnabled {
             core.metadataCache.setValue(Self.either(metadataReadBack, metadata), forKey: ck)
+        }
+        if let hookRow = row {
+            let finalRow =
+                inserted
+                ? ExtensionRow(collectionKey: ck, rowid: rowid, object: hookRow.object, metadata: hookRow.metadata)
+                : hookRow
+            try runHooks(hooks) { hook in try inserted ? hook.didInsert(finalRow) : hook.didUpdate(finalRow) }
         }
         let objectUpdate: CacheUpdate
         if let objectReadBack {
@@ -210,10 +211,10 @@ public final class ReadWriteTransaction: ReadTransaction {
             try stmt.bind(rowid, at: 2)
             try stmt.run()
         }
-        try runHooks(hooks) { hook in try hook.didReplaceObject(row) }
         core.mutationCount &+= 1
         changes.hasDiskChanges = true
         if core.config.objectCacheEnabled { core.objectCache.setValue(cached, forKey: ck) }
+        try runHooks(hooks) { hook in try hook.didReplaceObject(row) }
         let objectUpdate = CacheUpdate.forWrite(cached, policy: config.objectPolicy)
         changes.updateRow(ck) { $0.object = objectUpdate }
         config.objectPostSanitizer?(ck.collection, ck.key, object)
@@ -254,10 +255,10 @@ public final class ReadWriteTransaction: ReadTransaction {
             try stmt.bind(rowid, at: 2)
             try stmt.run()
         }
-        try runHooks(hooks) { hook in try hook.didReplaceMetadata(row) }
         core.mutationCount &+= 1
         changes.hasDiskChanges = true
         if core.config.metadataCacheEnabled { core.metadataCache.setValue(cached, forKey: ck) }
+        try runHooks(hooks) { hook in try hook.didReplaceMetadata(row) }
         let metadataUpdate = CacheUpdate.forWrite(cached, policy: config.metadataPolicy)
         changes.updateRow(ck) { $0.metadata = metadataUpdate }
         if let metadata { config.metadataPostSanitizer?(ck.collection, ck.key, metadata) }

@@ -35,6 +35,33 @@ extension Extensions {
             }
         }
 
+        /// A did-hook that reads its row back through the transaction sees the values just
+        /// written, not the connection's cached old ones.
+        @Test func aDidHookReadsTheNewValuesBackThroughTheTransaction() throws {
+            let test = try TestDatabase()
+            let log = Locked<[String]>([])
+            var hooks = Hooks()
+            hooks.didModifyRow = { tx, collection, key, _, _, _ in
+                let object = try tx.object(forKey: key, inCollection: collection, as: Int.self)
+                let metadata = try tx.metadata(forKey: key, inCollection: collection, as: String.self)
+                log.append("\(object ?? -1) \(metadata ?? "-")")
+            }
+            try test.database.register(hooks, withName: "hooks")
+            let connection = try test.connection()
+            try connection.readWrite { tx in try tx.setObject(1, forKey: "a", inCollection: "c", withMetadata: "m") }
+            // Read once so both values are in the connection's caches.
+            _ = try connection.read { tx in
+                (
+                    try tx.object(forKey: "a", inCollection: "c", as: Int.self),
+                    try tx.metadata(forKey: "a", inCollection: "c", as: String.self)
+                )
+            }
+            try connection.readWrite { tx in try tx.setObject(2, forKey: "a", inCollection: "c", withMetadata: "n") }
+            try connection.readWrite { tx in try tx.replaceObject(3, forKey: "a", inCollection: "c") }
+            try connection.readWrite { tx in try tx.replaceMetadata("o", forKey: "a", inCollection: "c") }
+            #expect(take(log) == ["1 m", "2 n", "3 n", "3 o"])
+        }
+
         @Test func everyWriteCallsTheRightHooksWithTheRightFlags() throws {
             let test = try TestDatabase()
             let log = Locked<[String]>([])
