@@ -1,0 +1,172 @@
+/// A ``FilteredView`` inside one transaction, returned by
+/// `tx.extension(name, as: FilteredViewTransaction.self)`: everything a ``ViewTransaction``
+/// reads, and, in a read-write transaction, changing the filter.
+public final class FilteredViewTransaction: ViewTransaction {
+    let configuration: FilteredView
+    private let sharedLogic: Locked<FilteredViewLogic>
+    /// The filter and tag this transaction uses (changed by ``setFiltering(_:versionTag:)``).
+    private(set) var logic: FilteredViewLogic
+    /// Whether this transaction changed ``logic``, which its commit then shares.
+    private var changedLogic = false
+
+    init(
+        context: ExtensionContext, state: ViewConnectionState, configuration: FilteredView,
+        logic: Locked<FilteredViewLogic>
+    ) {
+        self.configuration = configuration
+        self.sharedLogic = logic
+        self.logic = logic.withLock { $0 }
+        super.init(context: context, state: state)
+    }
+
+    override var currentVersionTag: String { logic.versionTag }
+
+    /// The registered name of the view this one filters.
+    public var parentViewName: String { configuration.parentViewName }
+
+    /// Replaces the view's filter and filters the parent's rows again in this transaction
+    /// (YapDatabase's `setFiltering:versionTag:`).
+    ///
+    /// Every group is cleared and the rows the new filter keeps are placed again, so a reader's
+    /// changes show what came and went; the views filtering this one follow. Every connection
+    /// uses the new filter once the transaction commits; a persistent view records `versionTag`.
+    /// - Complexity: O(n) in the parent's rows.
+    /// - Throws: ``DatabaseError`` `.misuse` in a read-only transaction, or what the filter and
+    ///   writing throw (the transaction then rolls back).
+    public func setFiltering(_ filtering: ViewFiltering, versionTag: String) throws {
+        _ = try context.writeTransaction()
+        logic = FilteredViewLogic(filtering: filtering, versionTag: versionTag)
+        changedLogic = true
+        try context.tables.recordVersionTag(versionTag)
+        try removeAllRows()
+        try populate(recording: true)
+    }
+
+    /// Shares the logic this transaction changed with every connection, once it committed.
+    func commitLogic() {
+        guard changedLogic else { return }
+        sharedLogic.withLock { $0 = logic }
+    }
+
+    // MARK: Following the parent
+
+    /// The parent view in this transaction.
+    /// - Throws: ``DatabaseError`` `.extensionFailure` when the parent is not a view.
+    func parent() throws -> ViewTransaction {
+        try context.transaction().extension(parentViewName, as: ViewTransaction.self)
+    }
+
+    /// Places every row of the parent the filter keeps, group by group in the parent's order.
+    /// Registration leaves out the records, which no reader needs.
+    func populate(recording: Bool) throws {
+        try prepareToWrite()
+        let parent = try parent()
+        for group in try parent.groups() {
+            var rowids: [Int64] = []
+            try parent.withList(group) { list in try list.enumerate { _, rowid, _ in rowids.append(rowid) } }
+            var kept: [ExtensionRow] = []
+            for rowid in rowids {
+                let row = try parentRow(rowid, inGroup: group)
+                if try keeps(row, inGroup: group) { kept.append(row) }
+            }
+            if recording {
+                for (index, row) in kept.enumerated() {
+                    try insert(row.rowid, key: row.collectionKey, into: group, at: index)
+                }
+            } else {
+                try withList(group) { list in
+                    for row in kept { _ = try list.insert(row.rowid, at: list.count) }
+                }
+                for row in kept { groupOverride[row.rowid] = group }
+            }
+        }
+    }
+
+    /// Applies a change the parent just made.
+    func parentChanged(_ event: ViewEvent) throws {
+        try prepareToWrite()
+        switch event {
+        case .inserted(let rowid, let key, let group):
+            if try keeps(parentRow(rowid, inGroup: group), inGroup: group) {
+                try insertInParentOrder(rowid, key: key, into: group)
+            }
+        case .removed(let rowid, let key, let group):
+            if try self.group(ofRow: rowid) == group { try remove(rowid, key: key, from: group) }
+        case .updated(let rowid, let key, let group, let parts):
+            try parentUpdated(rowid, key: key, group: group, parts: parts)
+        case .cleared(let group):
+            try removeAll(inGroup: group)
+        }
+    }
+
+    private func parentUpdated(_ rowid: Int64, key: CollectionKey, group: String, parts: ViewChangedParts) throws {
+        let current = try self.group(ofRow: rowid)
+        let refilter = current == nil || logic.filtering.runs(onChangeOf: parts)
+        let kept = refilter ? try keeps(parentRow(rowid, inGroup: group), inGroup: group) : true
+        if let current, current != group || !kept {
+            try remove(rowid, key: key, from: current)
+        } else if current != nil, let index = try withList(group, { try $0.index(of: rowid) }) {
+            // The parent kept the row in place, so it stays between the same neighbours here.
+            try noteUpdated(rowid, key: key, group: group, index: index, parts: parts)
+            return
+        }
+        if kept, try self.group(ofRow: rowid) == nil { try insertInParentOrder(rowid, key: key, into: group) }
+    }
+
+    /// Inserts `rowid` where the parent's order puts it among this group's rows: by binary search
+    /// on their indexes in the parent (the group's rows are a subsequence of the parent's).
+    private func insertInParentOrder(_ rowid: Int64, key: CollectionKey, into group: String) throws {
+        let parent = try parent()
+        let target = try parentIndex(of: rowid, inGroup: group, parent: parent)
+        let count = try numberOfItems(inGroup: group)
+        var (low, high) = (0, count)
+        // Rows often arrive at the end of the parent: one comparison with the last row places those.
+        if count > 0, try parentIndex(ofRowAt: count - 1, inGroup: group, parent: parent) < target {
+            low = count
+        }
+        while low < high {
+            let middle = (low + high) / 2
+            if try parentIndex(ofRowAt: middle, inGroup: group, parent: parent) < target {
+                low = middle + 1
+            } else {
+                high = middle
+            }
+        }
+        try insert(rowid, key: key, into: group, at: low)
+    }
+
+    private func parentIndex(ofRowAt index: Int, inGroup group: String, parent: ViewTransaction) throws -> Int {
+        guard let rowid = try withList(group, { try $0.rowid(at: index) }) else {
+            throw DatabaseError(
+                .corrupt, "group \"\(group)\" of view \"\(registeredName)\" has no row at index \(index)")
+        }
+        return try parentIndex(of: rowid, inGroup: group, parent: parent)
+    }
+
+    private func parentIndex(of rowid: Int64, inGroup group: String, parent: ViewTransaction) throws -> Int {
+        guard let index = try parent.withList(group, { try $0.index(of: rowid) }) else {
+            throw DatabaseError(
+                .corrupt,
+                "view \"\(registeredName)\" lists a row of group \"\(group)\" that its parent \"\(parentViewName)\" does not"
+            )
+        }
+        return index
+    }
+
+    /// The row `rowid` of the parent's `group`, read for the filter.
+    private func parentRow(_ rowid: Int64, inGroup group: String) throws -> ExtensionRow {
+        let kind = logic.filtering.kind
+        guard
+            let row = try context.row(
+                forRowid: rowid, readingObject: kind.readsObject, readingMetadata: kind.readsMetadata)
+        else {
+            throw DatabaseError(
+                .corrupt, "group \"\(group)\" of view \"\(parentViewName)\" lists a row that is gone")
+        }
+        return row
+    }
+
+    private func keeps(_ row: ExtensionRow, inGroup group: String) throws -> Bool {
+        try logic.filtering.keeps(context.transaction(), group, row)
+    }
+}
