@@ -38,7 +38,7 @@ extension ExtensionKit {
 
             #expect(test.database.registeredExtension("counter") is RowCounter)
             #expect(try test.schemaNames(withPrefix: "rowCounter_") == ["rowCounter_counter"])
-            #expect(try test.records(ofExtension: "counter") == ["class", "classVersion", "tables", "versionTag"])
+            #expect(try test.records(ofExtension: "counter") == ["build", "class", "classVersion", "tables", "versionTag"])
             try connection.read { tx in
                 let counter = try counter(tx)
                 #expect(try counter.counts() == ["a": 3, "b": 2])

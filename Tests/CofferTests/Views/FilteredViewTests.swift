@@ -311,3 +311,36 @@ import Testing
         }
     }
 }
+
+/// A persistent filtered view kept in the file is rebuilt when its parent was rebuilt since.
+@Suite struct FilteredViewReopenTests {
+    @Test(arguments: [true, false])
+    func aParentRebuiltAtRegistrationRebuildsItsPersistentFilter(parentPersistent: Bool) throws {
+        let directory = TemporaryDirectory()
+        let url = directory.file("db.sqlite")
+        let options = TestKeyKind.raw.makeOptions()
+        do {
+            let database = try TestSupport.open(url, options: options)
+            try database.register(FilteredViewTests.order(persistent: parentPersistent), withName: "order")
+            try database.register(FilteredViewTests.filter("order", 2, persistent: true), withName: "filter")
+            try database.newConnection().readWrite { tx in
+                for value in 0..<10 { try tx.setObject(value, forKey: "key\(value)", inCollection: "n") }
+            }
+        }
+        do {
+            // Rows written while nothing is registered, then the parent registered with a new tag.
+            let database = try TestSupport.open(url, options: options)
+            let writer = try database.newConnection()
+            try writer.readWrite { tx in try tx.setObject(20, forKey: "key20", inCollection: "n") }
+            try database.register(FilteredViewTests.order(persistent: parentPersistent, tag: "2"), withName: "order")
+            try database.register(FilteredViewTests.filter("order", 2, persistent: true), withName: "filter")
+            #expect(try FilteredViewTests.values(writer, "filter") == [0, 2, 4, 6, 8, 20])
+        }
+        // Reopened with nothing changed, a persistent pair keeps its pages.
+        let database = try TestSupport.open(url, options: options)
+        let writer = try database.newConnection()
+        try database.register(FilteredViewTests.order(persistent: parentPersistent, tag: "2"), withName: "order")
+        try database.register(FilteredViewTests.filter("order", 2, persistent: true), withName: "filter")
+        #expect(try FilteredViewTests.values(writer, "filter") == [0, 2, 4, 6, 8, 20])
+    }
+}

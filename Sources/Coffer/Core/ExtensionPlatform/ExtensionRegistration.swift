@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 /// One registration of an extension: its name, its tables, and what its connections share.
@@ -14,6 +15,9 @@ public final class ExtensionRegistration: Sendable {
     public let dependencyTableNames: [String]
     /// Tells this registration from an earlier one under the same name.
     let id: UInt64
+    /// The build of a non-persistent registration, new at every registration: a persistent
+    /// extension built over it is rebuilt at its next registration.
+    let memoryBuild = UUID().uuidString
     /// The snapshot the registration's commit publishes: readers pinned before it do not see it.
     let firstSnapshot = Atomic<UInt64>(.max)
     /// Memory tables and shared values, by name.

@@ -88,6 +88,14 @@ enum ExtensionRecord {
     static let versionTagKey = "versionTag"
     /// JSON array of the tables the extension owns, so an orphan can be dropped without its type.
     static let tablesKey = "tables"
+    /// A fresh identifier written each time the extension is built, so that an extension
+    /// depending on it can tell it was rebuilt since.
+    static let buildKey = "build"
+    /// The builds of the extension's dependencies it was built from (``buildKey``), as
+    /// `name=build` lines; absent when it has none.
+    static let dependencyBuildsKey = "dependencyBuilds"
     /// The keys the platform writes for every extension, which ``ExtensionTables/setRecord(_:forKey:)`` refuses.
-    static let reservedKeys: Set<String> = [classKey, classVersionKey, versionTagKey, tablesKey]
+    static let reservedKeys: Set<String> = [
+        classKey, classVersionKey, versionTagKey, tablesKey, buildKey, dependencyBuildsKey,
+    ]
 }

@@ -17,11 +17,15 @@ extension ReadWriteTransaction {
         extensionEntries.append(entry)
         let extensionTx = makeExtensionTransaction(for: entry)
         if implementation.isPersistent {
+            // What it derives from may have been rebuilt since (a view under a filtered view,
+            // registered with a new tag): then its tables are stale too.
+            let dependencyBuilds = try self.dependencyBuilds(of: implementation)
             let unchanged =
                 try yapString(extension: name, key: ExtensionRecord.classKey) == implementation.kind
                 && yapInt(extension: name, key: ExtensionRecord.classVersionKey) == Int64(implementation.classVersion)
                 && yapString(extension: name, key: ExtensionRecord.versionTagKey) == implementation.versionTag
                 && recordedTables(ofExtension: name) == entry.registration.tableNames
+                && (yapString(extension: name, key: ExtensionRecord.dependencyBuildsKey) ?? "") == dependencyBuilds
             if unchanged {
                 try extensionTx.createTables()
             } else {
@@ -30,6 +34,12 @@ extension ReadWriteTransaction {
                 try setYapValue(
                     .integer(Int64(implementation.classVersion)), extension: name, key: ExtensionRecord.classVersionKey)
                 try setYapValue(.text(implementation.versionTag), extension: name, key: ExtensionRecord.versionTagKey)
+                try setYapValue(.text(UUID().uuidString), extension: name, key: ExtensionRecord.buildKey)
+                if dependencyBuilds.isEmpty {
+                    try removeYapValue(extension: name, key: ExtensionRecord.dependencyBuildsKey)
+                } else {
+                    try setYapValue(.text(dependencyBuilds), extension: name, key: ExtensionRecord.dependencyBuildsKey)
+                }
                 let tables = try JSONEncoder().encode(entry.registration.tableNames)
                 try setYapValue(
                     .text(String(decoding: tables, as: UTF8.self)), extension: name, key: ExtensionRecord.tablesKey)
@@ -45,6 +55,21 @@ extension ReadWriteTransaction {
         // Registered while the write lock is still held, so no later write can miss its hooks.
         connection.database.extensions.withLock { $0.add(entry) }
         registeredExtensions.append(entry.registration)
+    }
+
+    /// The builds of `implementation`'s dependencies, as recorded for it: a persistent one's
+    /// ``ExtensionRecord/buildKey``, a non-persistent one's registration build.
+    private func dependencyBuilds(of implementation: any DatabaseExtension) throws -> String {
+        var lines: [String] = []
+        for name in implementation.dependencies.sorted() {
+            guard let dependency = extensionEntries.first(where: { $0.name == name }) else { continue }
+            let build =
+                dependency.implementation.isPersistent
+                ? try yapString(extension: name, key: ExtensionRecord.buildKey) ?? "-"
+                : dependency.registration.memoryBuild
+            lines.append("\(name)=\(build)")
+        }
+        return lines.joined(separator: "\n")
     }
 
     /// Drops the extensions recorded in the file but not registered again whose tables `entry`
