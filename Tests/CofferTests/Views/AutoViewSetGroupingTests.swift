@@ -82,6 +82,65 @@ import Testing
         }
     }
 
+    @Test(arguments: [true, false])
+    func aNewGroupingGivesAReaderTenRowChangesAndNoSectionChange(persistent: Bool) throws {
+        let (_, writer, readerConnection) = try Self.setUp(persistent: persistent)
+        let reader = try Reader(readerConnection)
+        try writer.readWrite { tx in
+            try Self.view(tx).setGrouping(Self.everything, sorting: Self.ascending, versionTag: "2")
+        }
+        let changes = try reader.advance()
+        #expect(changes.sectionChanges.count == 0)
+        #expect(changes.rowChanges.count == 10)
+        #expect(try Self.keys(readerConnection) == Self.keys(Array(0..<10)))
+    }
+
+    @Test(arguments: [true, false])
+    func aNewSortingGivesAReaderFiveRowChangesAndNoSectionChange(persistent: Bool) throws {
+        let (_, writer, readerConnection) = try Self.setUp(persistent: persistent)
+        let reader = try Reader(readerConnection)
+        try writer.readWrite { tx in try Self.view(tx).setSorting(Self.descending, versionTag: "2") }
+        let changes = try reader.advance()
+        #expect(changes.sectionChanges.count == 0)
+        #expect(changes.rowChanges.count == 5)
+        #expect(try Self.keys(readerConnection) == Self.keys([8, 6, 4, 2, 0]))
+    }
+
+    /// Each change is one commit, one notification and one set of records, also when the view
+    /// ends up empty and when it fills again from empty.
+    @Test(arguments: [true, false])
+    func eachChangeOfLogicIsOneNotification(persistent: Bool) throws {
+        let (test, writer, readerConnection) = try Self.setUp(persistent: persistent)
+        let reader = try Reader(readerConnection)
+        let recorder = NotificationRecorder(test.database)
+        let start = test.database.snapshot
+        let steps: [(grouping: ViewGrouping, sorting: ViewSorting, rows: [Int], kinds: [ViewRowChange.Kind: Int])] = [
+            (Self.everything, Self.ascending, Array(0..<10), [.move: 5, .insert: 5]),
+            (Self.everything, Self.descending, (0..<10).reversed(), [.move: 10]),
+            (Self.nothing, Self.descending, [], [.delete: 10]),
+            (Self.evensOnly, Self.ascending, [0, 2, 4, 6, 8], [.insert: 5]),
+        ]
+        for (number, step) in steps.enumerated() {
+            try writer.readWrite { tx in
+                try Self.view(tx).setGrouping(step.grouping, sorting: step.sorting, versionTag: "v\(number)")
+            }
+            let snapshot = test.database.snapshot
+            #expect(snapshot == start + UInt64(number) + 1)
+            let changeset = try #require(recorder.changeset(snapshot: snapshot))
+            #expect(recorder.changesets.filter { $0.snapshot == snapshot }.count == 1)
+            #expect(changeset.hasChanges(inView: "order"), "step \(number)")
+            let changes = try reader.advance()
+            #expect(changes.sectionChanges.isEmpty, "step \(number)")
+            let kinds = Dictionary(grouping: changes.rowChanges, by: \.kind).mapValues(\.count)
+            #expect(kinds == step.kinds, "step \(number)")
+            for connection in [writer, readerConnection, try test.connection()] {
+                #expect(try Self.keys(connection) == Self.keys(step.rows), "step \(number)")
+            }
+        }
+        #expect(recorder.wait(forCount: steps.count))
+        #expect(recorder.changesets(after: start).count == steps.count)
+    }
+
     /// A change of logic that leaves an empty view empty changes no row a reader shows, and
     /// still takes: its tag is recorded and later writes use it.
     @Test(arguments: [true, false])
