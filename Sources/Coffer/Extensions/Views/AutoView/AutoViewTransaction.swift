@@ -35,7 +35,7 @@ public final class AutoViewTransaction: ViewTransaction {
         logic = AutoViewLogic(grouping: grouping, sorting: sorting, versionTag: versionTag)
         changedLogic = true
         try context.tables.recordVersionTag(versionTag)
-        try removeAllRows()
+        try removeAllRows(recordingEachRow: true)
         try populate(recording: true)
     }
 

@@ -49,13 +49,18 @@ extension ViewTransaction {
     }
 
     /// Empties the view at once (its tables too), as removing every collection does.
-    func removeAllRows() throws {
+    ///
+    /// Each group is recorded as cleared, or, with `recordingEachRow`, as each of its rows
+    /// deleted (last first, with its key): a view about to place the same rows again (as
+    /// YapDatabase's `repopulateView`) lets a reader's changes pair each row's delete with its
+    /// insert, so a row that stays reads as moved rather than deleted and inserted.
+    func removeAllRows(recordingEachRow: Bool = false) throws {
         try prepareToWrite()
         // Read before the pages go, so other connections learn which pages to forget.
         let emptied = try layout()
         let groups = try groups()
         for group in groups {
-            records.append(.clearGroup(group))
+            records.append(contentsOf: recordingEachRow ? try rowDeletions(in: group) : [.clearGroup(group)])
             records.append(.deleteGroup(group))
             writtenGroups.insert(group)
         }
@@ -67,6 +72,26 @@ extension ViewTransaction {
         groupOverride = [:]
         clearedAll = true
         for group in groups { try tellFollowers(.cleared(group)) }
+    }
+
+    /// A delete record for each row of `group`, from the last row to the first (so that each
+    /// index is the row's when it goes).
+    private func rowDeletions(in group: String) throws -> [ViewChangeRecord] {
+        let count = try numberOfItems(inGroup: group)
+        guard count > 0 else { return [] }
+        var rowids: [(index: Int, rowid: Int64)] = []
+        try withList(group) { list in
+            try list.enumerate(from: count - 1, reverse: true) { index, rowid, _ in rowids.append((index, rowid)) }
+        }
+        return try rowids.map { index, rowid in
+            guard
+                let key = try context.row(forRowid: rowid, readingObject: false, readingMetadata: false)?.collectionKey
+            else {
+                throw DatabaseError(
+                    .corrupt, "group \"\(group)\" of view \"\(registeredName)\" lists a row that is gone")
+            }
+            return .deleteRow(key, group: group, index: index)
+        }
     }
 
     // MARK: Followers
