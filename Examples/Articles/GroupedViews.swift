@@ -77,4 +77,21 @@ func groupedViews(in directory: URL) throws {
     try expect(changes.rowChanges.count == 1, "one row inserted: \(changes.rowChanges)")  // harness
     try expect(changes.rowChanges.first?.finalIndexPath == ViewIndexPath(section: 0, row: 0), "at the top")  // harness
     _ = try ui.endLongLivedReadTransaction()  // harness
+
+    try db.register(ManualView(), withName: "pinned")
+    try connection.readWrite { tx in
+        let pinned = try tx.extension("pinned", as: ManualViewTransaction.self)
+        try pinned.addKey("m2", inCollection: "messages", toGroup: "team")
+        try pinned.insertKey("m0", inCollection: "messages", at: 0, inGroup: "team")
+        if try !pinned.addKey("m0", inCollection: "messages", toGroup: "family") {
+            // A row has one place in the view: remove it from "team" before adding it elsewhere.
+        }
+    }
+    try connection.read { tx in  // harness
+        let pinned = try tx.extension("pinned", as: ManualViewTransaction.self)  // harness
+        var keys: [String] = []  // harness
+        try pinned.enumerateKeys(inGroup: "team") { row, _, _ in keys.append(row.key) }  // harness
+        try expect(keys == ["m0", "m2"], "pinned: \(keys)")  // harness
+        try expect(try pinned.groups() == ["team"], "one group")  // harness
+    }  // harness
 }
