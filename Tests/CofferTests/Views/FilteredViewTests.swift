@@ -205,6 +205,52 @@ import Testing
     }
 
     @Test(arguments: [true, false])
+    func aReaderSeesOnlyWhatAFilterOrAParentSortingChangeMoved(persistent: Bool) throws {
+        let test = try TestDatabase()
+        try test.database.register(Self.order(persistent: persistent), withName: "order")
+        try test.database.register(Self.filter("order", 2, persistent: persistent), withName: "filter")
+        let writer = try test.connection()
+        let reader = try test.connection()
+        try writer.readWrite { tx throws in
+            for value in 0..<20 { try tx.setObject(value, forKey: "key\(value)", inCollection: "n") }
+        }
+        _ = try reader.beginLongLivedReadTransaction()
+        var shown = try Self.keys(reader, "filter")
+        /// The reader's changes since its last snapshot, checked to lead from what it showed to what it shows.
+        func advance() throws -> ViewChangeSet {
+            var mappings = ViewMappings(groups: [""], view: "filter")
+            mappings.update(groupCounts: ["": shown.count])
+            let records = try reader.beginLongLivedReadTransaction().flatMap { $0.viewChangeRecords(inView: "filter") }
+            let now = try Self.keys(reader, "filter")
+            let result = ViewChanges.advance(&mappings, groupCounts: ["": now.count], records: records)
+            #expect(
+                try ViewChangesApplier.apply(sections: result.sectionChanges, rows: result.rowChanges, to: [shown]) == [
+                    now
+                ])
+            shown = now
+            return result
+        }
+        try writer.readWrite { tx throws in
+            try tx.extension("filter", as: FilteredViewTransaction.self).setFiltering(
+                Self.multiples(of: 4), versionTag: "4")
+        }
+        var result = try advance()
+        #expect(result.rowChanges.count == 5)
+        #expect(result.rowChanges.allSatisfy { $0.kind == .delete })
+        try writer.readWrite { tx throws in
+            try tx.extension("order", as: AutoViewTransaction.self).setSorting(
+                .object(Int.self) { _, left, right in
+                    left.object > right.object
+                        ? .orderedAscending : left.object < right.object ? .orderedDescending : .orderedSame
+                }, versionTag: "reversed")
+        }
+        result = try advance()
+        #expect(result.rowChanges.count == 5)
+        #expect(result.rowChanges.allSatisfy { $0.kind == .move })
+        #expect(try Self.values(reader, "filter") == [16, 12, 8, 4, 0])
+    }
+
+    @Test(arguments: [true, false])
     func aRolledBackFilterChangeLeavesTheViewAndItsFilter(persistent: Bool) throws {
         let test = try TestDatabase()
         try test.database.register(Self.order(persistent: persistent), withName: "order")

@@ -34,18 +34,19 @@ extension ViewTransaction {
         try tellFollowers(.updated(rowid, key: key, group: group, parts: parts))
     }
 
-    /// Takes every row out of `group`, one page at a time.
-    func removeAll(inGroup group: String) throws {
+    /// Takes every row out of `group`, one page at a time, recorded as the group cleared or, with
+    /// `recordingEachRow`, as each of its rows deleted (see ``removeAllRows(recordingEachRow:)``).
+    func removeAll(inGroup group: String, recordingEachRow: Bool = false) throws {
         let count = try numberOfItems(inGroup: group)
         guard count > 0 else { return }
+        records.append(contentsOf: recordingEachRow ? try rowDeletions(in: group) : [.clearGroup(group)])
         try withList(group) { list in
             while list.count > 0, let rowid = try list.remove(at: list.count - 1) {
                 groupOverride[rowid] = .some(nil)
             }
         }
-        records.append(.clearGroup(group))
         records.append(.deleteGroup(group))
-        try tellFollowers(.cleared(group))
+        try tellFollowers(.cleared(group, rowsStay: recordingEachRow))
     }
 
     /// Empties the view at once (its tables too), as removing every collection does.
@@ -71,7 +72,7 @@ extension ViewTransaction {
         lists = [:]
         groupOverride = [:]
         clearedAll = true
-        for group in groups { try tellFollowers(.cleared(group)) }
+        for group in groups { try tellFollowers(.cleared(group, rowsStay: recordingEachRow)) }
     }
 
     /// A delete record for each row of `group`, from the last row to the first (so that each
@@ -123,8 +124,9 @@ enum ViewEvent {
     case removed(Int64, key: CollectionKey, group: String)
     /// A row of `group` changed in place.
     case updated(Int64, key: CollectionKey, group: String, parts: ViewChangedParts)
-    /// Every row left `group`.
-    case cleared(String)
+    /// Every row left `group`; `rowsStay` when they are still in the database, about to be
+    /// placed again (the view's logic changed).
+    case cleared(String, rowsStay: Bool)
 }
 
 /// A view defined over another view.

@@ -3,7 +3,7 @@
 final class FilteredViewMaintainer: ViewMaintainer<FilteredViewTransaction>, ViewFollower {
     override func populate() throws {
         guard !view.configuration.skipInitialViewPopulation else { return }
-        try view.populate(recording: false)
+        try view.populate()
     }
 
     func parentChanged(_ event: ViewEvent) throws {

@@ -27,9 +27,9 @@ public final class FilteredViewTransaction: ViewTransaction {
     /// Replaces the view's filter and filters the parent's rows again in this transaction
     /// (YapDatabase's `setFiltering:versionTag:`).
     ///
-    /// Every group is cleared and the rows the new filter keeps are placed again, so a reader's
-    /// changes show what came and went; the views filtering this one follow. Every connection
-    /// uses the new filter once the transaction commits; a persistent view records `versionTag`.
+    /// Only the rows whose answer changed come or go, so a reader's changes show exactly those,
+    /// and the views filtering this one follow. Every connection uses the new filter once the
+    /// transaction commits; a persistent view records `versionTag`.
     /// - Complexity: O(n) in the parent's rows.
     /// - Throws: ``DatabaseError`` `.misuse` in a read-only transaction, or what the filter and
     ///   writing throw (the transaction then rolls back).
@@ -38,8 +38,33 @@ public final class FilteredViewTransaction: ViewTransaction {
         logic = FilteredViewLogic(filtering: filtering, versionTag: versionTag)
         changedLogic = true
         try context.tables.recordVersionTag(versionTag)
-        try removeAllRows()
-        try populate(recording: true)
+        try refilter()
+    }
+
+    /// Walks the parent's rows in order, inserting those the filter now keeps and removing those
+    /// it no longer keeps; a row kept before and now stays where it is.
+    private func refilter() throws {
+        try prepareToWrite()
+        let parent = try parent()
+        for group in try groups() where try parent.numberOfItems(inGroup: group) == 0 {
+            try removeAll(inGroup: group)
+        }
+        for group in try parent.groups() {
+            var rowids: [Int64] = []
+            try parent.withList(group) { list in try list.enumerate { _, rowid, _ in rowids.append(rowid) } }
+            var index = 0
+            for rowid in rowids {
+                let row = try parentRow(rowid, inGroup: group)
+                let kept = try keeps(row, inGroup: group)
+                let shown = try self.group(ofRow: rowid) == group
+                if kept && !shown {
+                    try insert(rowid, key: row.collectionKey, into: group, at: index)
+                } else if !kept && shown {
+                    try remove(rowid, key: row.collectionKey, from: group)
+                }
+                if kept { index += 1 }
+            }
+        }
     }
 
     /// Shares the logic this transaction changed with every connection, once it committed.
@@ -56,29 +81,22 @@ public final class FilteredViewTransaction: ViewTransaction {
         try context.transaction().extension(parentViewName, as: ViewTransaction.self)
     }
 
-    /// Places every row of the parent the filter keeps, group by group in the parent's order.
-    /// Registration leaves out the records, which no reader needs.
-    func populate(recording: Bool) throws {
+    /// Places every row of the parent the filter keeps, group by group in the parent's order,
+    /// without records: registration needs none.
+    func populate() throws {
         try prepareToWrite()
         let parent = try parent()
         for group in try parent.groups() {
             var rowids: [Int64] = []
             try parent.withList(group) { list in try list.enumerate { _, rowid, _ in rowids.append(rowid) } }
-            var kept: [ExtensionRow] = []
-            for rowid in rowids {
-                let row = try parentRow(rowid, inGroup: group)
-                if try keeps(row, inGroup: group) { kept.append(row) }
+            var kept: [Int64] = []
+            for rowid in rowids where try keeps(parentRow(rowid, inGroup: group), inGroup: group) {
+                kept.append(rowid)
             }
-            if recording {
-                for (index, row) in kept.enumerated() {
-                    try insert(row.rowid, key: row.collectionKey, into: group, at: index)
-                }
-            } else {
-                try withList(group) { list in
-                    for row in kept { _ = try list.insert(row.rowid, at: list.count) }
-                }
-                for row in kept { groupOverride[row.rowid] = group }
+            try withList(group) { list in
+                for rowid in kept { _ = try list.insert(rowid, at: list.count) }
             }
+            for rowid in kept { groupOverride[rowid] = group }
         }
     }
 
@@ -94,8 +112,9 @@ public final class FilteredViewTransaction: ViewTransaction {
             if try self.group(ofRow: rowid) == group { try remove(rowid, key: key, from: group) }
         case .updated(let rowid, let key, let group, let parts):
             try parentUpdated(rowid, key: key, group: group, parts: parts)
-        case .cleared(let group):
-            try removeAll(inGroup: group)
+        case .cleared(let group, let rowsStay):
+            // Rows about to be placed again are recorded one by one, so each delete pairs with its insert.
+            try removeAll(inGroup: group, recordingEachRow: rowsStay)
         }
     }
 
