@@ -4,7 +4,8 @@ import Coffer
 import Foundation
 
 /// Runs the article's blocks in order on one database in `directory`.
-func groupedViews(in directory: URL) throws {
+/// Its last block iterates updates in a task: that part is returned, for the caller to await.
+func groupedViews(in directory: URL) throws -> () async throws -> Void {
     let db = try openDatabase(in: directory, named: "views")  // harness
     let connection = try db.newConnection()  // harness
     struct Message: Codable, Sendable {
@@ -94,4 +95,60 @@ func groupedViews(in directory: URL) throws {
         try expect(keys == ["m0", "m2"], "pinned: \(keys)")  // harness
         try expect(try pinned.groups() == ["team"], "one group")  // harness
     }  // harness
+
+    let greetings = FilteredView(
+        parentViewName: "inbox",
+        filtering: .object(Message.self) { _, row in row.object.text.hasPrefix("hello") })
+    try db.register(greetings, withName: "greetings")
+    func keys(_ name: String, _ group: String) throws -> [String] { try viewKeys(connection, name, group) }  // harness
+    try expect(try keys("greetings", "team") == ["m0", "m2"], "greetings")  // harness
+
+    try connection.readWrite { tx in
+        try tx.extension("inbox", as: AutoViewTransaction.self).setSorting(
+            .metadata(MessageInfo.self) { _, left, right in
+                left.metadata.sent > right.metadata.sent ? .orderedAscending
+                    : left.metadata.sent < right.metadata.sent ? .orderedDescending : .orderedSame
+            },
+            versionTag: "newest-first")
+    }
+    try expect(try keys("inbox", "team") == ["m2", "m0", "m3"], "newest first")  // harness
+    try expect(try keys("greetings", "team") == ["m2", "m0"], "the filter follows")  // harness
+    func updates() async throws {  // harness
+        let shown = Locked(0)  // harness
+        let writer = Task {  // harness
+            try await Task.sleep(for: .milliseconds(20))  // harness
+            try await connection.readWrite { tx in  // harness
+                let info = MessageInfo(conversation: "family", sent: start + 10)  // harness
+                try tx.set(Message(text: "hello again"), forKey: "m4", in: messages, metadata: info)  // harness
+            }  // harness
+        }  // harness
+        func reload(_ mappings: ViewMappings) { shown.withLock { $0 = -1 } }  // harness
+        func apply(_ changes: ViewChangeSet, _ mappings: ViewMappings) {  // harness
+            shown.withLock { $0 = mappings.numberOfItems(inGroup: "family") }  // harness
+        }  // harness
+        var screenClosed: Bool { shown.withLock { $0 } == 2 }  // harness
+        for try await update in ui.viewUpdates(ViewMappings(groups: ["team", "family"], view: "inbox")) {
+            if update.changes.isReset {
+                reload(update.mappings)
+            } else {
+                apply(update.changes, update.mappings)
+            }
+            if screenClosed { break }
+        }
+        try await writer.value  // harness
+        try expect(try viewKeys(ui, "greetings", "family") == ["m4", "m1"], "greetings in family")  // harness
+        _ = try ui.endLongLivedReadTransaction()  // harness
+    }  // harness
+    return updates  // harness
+}
+
+/// The keys of `group` of the view `name`, in order, as `connection` reads them.
+func viewKeys(_ connection: Connection, _ name: String, _ group: String) throws -> [String] {
+    try connection.read { tx in
+        var keys: [String] = []
+        try tx.extension(name, as: ViewTransaction.self).enumerateKeys(inGroup: group) { row, _, _ in
+            keys.append(row.key)
+        }
+        return keys
+    }
 }

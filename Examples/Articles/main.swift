@@ -21,7 +21,7 @@ let articles: [(name: String, run: (URL) async throws -> Void)] = [
     ("HandlingErrors", handlingErrors(in:)),
     ("PreferencesAndCredentials", { try preferencesAndCredentials(in: $0) }),
     ("Observation", observation(in:)),
-    ("GroupedViews", groupedViews(in:)),
+    ("GroupedViews", { try await groupedViews(in: $0)() }),
 ]
 
 /// A harness check that failed: what was expected.
