@@ -242,3 +242,42 @@ import Testing
         }
     }
 }
+
+/// The typed and positional reads every view has, and enumeration of rows a page at a time.
+@Suite struct ViewRowReadTests {
+    @Test(arguments: [true, false])
+    func firstLastTypedValuesAndRowsInOrder(persistent: Bool) throws {
+        let test = try TestDatabase()
+        try test.database.register(AutoViewTests.numbers(persistent: persistent), withName: "numbers")
+        let writer = try test.connection()
+        try writer.readWrite { tx throws in
+            for value in stride(from: 0, to: 260, by: 2) {
+                try tx.setObject(value, forKey: "k\(value)", inCollection: "n", withMetadata: "m\(value)")
+            }
+        }
+        try writer.read { tx throws in
+            let view = try tx.extension("numbers", as: ViewTransaction.self)
+            #expect(try view.firstKey(inGroup: "even")?.key == "k0")
+            #expect(try view.lastKey(inGroup: "even")?.key == "k258")
+            #expect(try view.firstKey(inGroup: "odd") == nil)
+            #expect(try view.lastKey(inGroup: "odd") == nil)
+            #expect(try view.object(at: 3, inGroup: "even", as: Int.self) == 6)
+            #expect(try view.object(at: 3, inGroup: "even", as: String.self) == nil)
+            #expect(try view.metadata(at: 3, inGroup: "even", as: String.self) == "m6")
+            #expect(try view.object(at: 130, inGroup: "even", as: Int.self) == nil)
+            var seen: [(Int, Int, String?)] = []
+            try view.enumerateRows(inGroup: "even", from: 120, reverse: true) { row, index, _ in
+                seen.append((index, try row.object.value(as: Int.self) ?? -1, try row.metadata.value(as: String.self)))
+            }
+            #expect(seen.count == 121)
+            #expect(seen.allSatisfy { $0.1 == 2 * $0.0 && $0.2 == "m\($0.1)" })
+            #expect(seen.map(\.0) == Array((0...120).reversed()))
+            var forward: [Int] = []
+            try view.enumerateKeys(inGroup: "even", from: 125) { _, index, stop in
+                forward.append(index)
+                stop = index == 127
+            }
+            #expect(forward == [125, 126, 127])
+        }
+    }
+}

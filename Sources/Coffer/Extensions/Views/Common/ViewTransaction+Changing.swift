@@ -9,6 +9,7 @@ extension ViewTransaction {
             throw DatabaseError(
                 .misuse, "index \(index) is out of range for group \"\(group)\" of view \"\(registeredName)\"")
         }
+        groupMutations[group, default: 0] += 1
         if wasEmpty { records.append(.insertGroup(group)) }
         records.append(.insertRow(key, group: group, index: index))
         groupOverride[rowid] = group
@@ -21,6 +22,7 @@ extension ViewTransaction {
     func remove(_ rowid: Int64, key: CollectionKey, from group: String) throws -> Int? {
         let (index, emptied) = try withList(group) { list in (try list.remove(rowid), list.count == 0) }
         guard let index else { return nil }
+        groupMutations[group, default: 0] += 1
         records.append(.deleteRow(key, group: group, index: index))
         if emptied { records.append(.deleteGroup(group)) }
         groupOverride[rowid] = .some(nil)
@@ -39,6 +41,7 @@ extension ViewTransaction {
     func removeAll(inGroup group: String, recordingEachRow: Bool = false) throws {
         let count = try numberOfItems(inGroup: group)
         guard count > 0 else { return }
+        groupMutations[group, default: 0] += 1
         records.append(contentsOf: recordingEachRow ? try rowDeletions(in: group) : [.clearGroup(group)])
         try withList(group) { list in
             while list.count > 0, let rowid = try list.remove(at: list.count - 1) {
@@ -72,6 +75,7 @@ extension ViewTransaction {
         lists = [:]
         groupOverride = [:]
         clearedAll = true
+        allGroupMutations += 1
         for group in groups { try tellFollowers(.cleared(group, rowsStay: recordingEachRow)) }
     }
 

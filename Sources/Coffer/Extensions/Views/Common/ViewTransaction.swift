@@ -23,6 +23,10 @@ public class ViewTransaction {
     var nextPageID: ViewPageTree.PageID?
     /// Every row left the view in this transaction: other connections forget what they read.
     var clearedAll = false
+    /// How often each group changed in this transaction, and how often every group did: an
+    /// enumeration of a group refuses a change to it.
+    var groupMutations: [String: Int] = [:]
+    var allGroupMutations = 0
     /// Groups whose trees this write took out of the connection's layout.
     var checkedOutGroups: Set<String> = []
 
@@ -91,13 +95,6 @@ public class ViewTransaction {
         return try context.row(forRowid: rowid, readingObject: false, readingMetadata: false)?.collectionKey
     }
 
-    /// The object of the row at `index` in `group`, or nil when out of range.
-    /// - Throws: as ``groups()``, and `.serialization` when the object does not decode.
-    public func object(at index: Int, inGroup group: String) throws -> (any Sendable)? {
-        guard let rowid = try withList(group, { try $0.rowid(at: index) }) else { return nil }
-        return try context.row(forRowid: rowid, readingObject: true, readingMetadata: false)?.object.value()
-    }
-
     /// The group of the row `key` in `collection`, or nil when it is not in the view.
     /// - Throws: as ``groups()``.
     public func group(forKey key: String, inCollection collection: String?) throws -> String? {
@@ -114,30 +111,6 @@ public class ViewTransaction {
             let index = try withList(group, { try $0.index(of: rowid) })
         else { return nil }
         return (group, index)
-    }
-
-    /// Calls `body` with the collection, key and index of each row of `group`, in order (or
-    /// backwards), from `start` on, until it sets `stop`.
-    /// - Throws: as ``groups()``, or whatever `body` throws.
-    public func enumerateKeys(
-        inGroup group: String, from start: Int? = nil, reverse: Bool = false,
-        _ body: (_ row: CollectionKey, _ index: Int, _ stop: inout Bool) throws -> Void
-    ) throws {
-        let count = try numberOfItems(inGroup: group)
-        guard count > 0 else { return }
-        let first = start ?? (reverse ? count - 1 : 0)
-        var rowids: [(Int, Int64)] = []
-        try withList(group) { list in
-            try list.enumerate(from: first, reverse: reverse) { index, rowid, _ in rowids.append((index, rowid)) }
-        }
-        var stop = false
-        for (index, rowid) in rowids {
-            guard let row = try context.row(forRowid: rowid, readingObject: false, readingMetadata: false) else {
-                continue
-            }
-            try body(row.collectionKey, index, &stop)
-            if stop { return }
-        }
     }
 }
 
