@@ -297,6 +297,51 @@ import Testing
         }
     }
 
+    @Test(arguments: [true, false], [UInt64(41), 42])
+    func aFilterOverAManualViewFollowsTheAppsOrder(persistent: Bool, seed: UInt64) throws {
+        var random = ViewPageTreeTests.SplitMix(seed: seed)
+        let test = try TestDatabase()
+        try test.database.register(ManualView(isPersistent: persistent), withName: "manual")
+        try test.database.register(Self.filter("manual", 2, persistent: persistent), withName: "evens")
+        let writer = try test.connection()
+        let sibling = try test.connection()
+        try writer.readWrite { tx throws in
+            for value in 0..<80 { try tx.setObject(value, forKey: "k\(value)", inCollection: "n") }
+        }
+        var model: [Int] = []  // the manual view's group "", as values
+        for _ in 0..<20 {
+            try writer.readWrite { tx throws in
+                let manual = try tx.extension("manual", as: ManualViewTransaction.self)
+                for _ in 0..<Int(random.next() % 12) {
+                    let value = Int(random.next() % 80)
+                    switch random.next() % 5 {
+                    case 0...1 where !model.contains(value):
+                        let index = Int(random.next() % UInt64(model.count + 1))
+                        try manual.insertKey("k\(value)", inCollection: "n", at: index, inGroup: "")
+                        model.insert(value, at: index)
+                    case 2 where !model.isEmpty:
+                        let index = Int(random.next() % UInt64(model.count))
+                        _ = try manual.removeItem(at: index, inGroup: "")
+                        model.remove(at: index)
+                    case 3 where model.contains(value):
+                        // An update the filter reads: the row may leave or join the filter.
+                        try tx.setObject(value + 1, forKey: "k\(value)", inCollection: "n")
+                        try tx.setObject(value, forKey: "k\(value)", inCollection: "n")
+                    case 4 where random.next() % 10 == 0:
+                        try manual.removeAllItems(inGroup: "")
+                        model = []
+                    default:
+                        break
+                    }
+                }
+            }
+            for connection in [writer, sibling] {
+                #expect(try Self.values(connection, "manual") == model)
+                #expect(try Self.values(connection, "evens") == model.filter { $0.isMultiple(of: 2) })
+            }
+        }
+    }
+
     @Test func aFilterOverSomethingThatIsNotAViewFailsToRegister() throws {
         let test = try TestDatabase()
         try test.database.register(Hooks(), withName: "hooks")
