@@ -8,7 +8,8 @@ import Testing
 /// inserts, object and metadata updates, touches, removes, remove-alls and changes of grouping
 /// and sorting, some rolled back — checked after every commit against a plain grouping and
 /// sorting of the same rows, on both writing connections; and a long-lived reader whose
-/// consolidated changes, applied to the list it showed, give the list it shows next.
+/// consolidated changes, applied to the list it showed, give the list it shows next. A
+/// FilteredView over the view, whose filter changes too, must show the view's rows it keeps.
 @Suite struct AutoViewPropertyTests {
     /// One row of the model: an `Int` object and optional `Int` metadata.
     struct Row: Hashable {
@@ -96,12 +97,33 @@ import Testing
         }
     }
 
+    /// Whether each filter keeps `row` of `group` (typed filters leave out rows without their type).
+    static func keeps(_ filtering: Int, _ group: String, _ row: Row) -> Bool {
+        switch filtering {
+        case 0: !row.object.isMultiple(of: 3)
+        case 1: row.metadata.map { $0.isMultiple(of: 2) || group == "odd" } ?? false
+        default: !row.key.hasSuffix("1")
+        }
+    }
+
+    static func filtering(_ variant: Int) -> ViewFiltering {
+        switch variant {
+        case 0: .object(Int.self) { group, row in keeps(0, group, Row(collection: "", key: "", object: row.object)) }
+        case 1:
+            .metadata(Int.self) { group, row in
+                keeps(1, group, Row(collection: "", key: "", object: 0, metadata: row.metadata))
+            }
+        default: .key { group, row in keeps(2, group, Row(collection: row.collection, key: row.key, object: 0)) }
+        }
+    }
+
     // MARK: The model
 
     struct Model {
         var rows: [CollectionKey: Row] = [:]
         var grouping = 0
         var sorting = 0
+        var filtering = 0
 
         /// The view's groups (non-empty ones only) and their rows in order.
         var view: [String: [CollectionKey]] {
@@ -114,12 +136,29 @@ import Testing
                     .map { CollectionKey(collection: $0.collection, key: $0.key) }
             }
         }
+
+        /// The filtered view's groups: the view's rows the filter keeps, in the view's order.
+        var filtered: [String: [CollectionKey]] {
+            view.compactMapValues { keys -> [CollectionKey]? in
+                let kept = keys.filter { ck in
+                    rows[ck].map {
+                        AutoViewPropertyTests.keeps(filtering, AutoViewPropertyTests.groupName(of: $0, in: self), $0)
+                    } ?? false
+                }
+                return kept.isEmpty ? nil : kept
+            }
+        }
     }
 
-    /// The view's groups and rows as `connection` sees them.
-    static func view(_ connection: Connection) throws -> [String: [CollectionKey]] {
+    /// The group `row` is in, by `model`'s grouping.
+    static func groupName(of row: Row, in model: Model) -> String {
+        group(model.grouping, row) ?? ""
+    }
+
+    /// The groups and rows of the view `name` as `connection` sees them.
+    static func view(_ connection: Connection, _ name: String = "v") throws -> [String: [CollectionKey]] {
         try connection.read { tx in
-            let view = try tx.extension("v", as: AutoViewTransaction.self)
+            let view = try tx.extension(name, as: ViewTransaction.self)
             var result: [String: [CollectionKey]] = [:]
             for group in try view.groups() {
                 var keys: [CollectionKey] = []
@@ -168,6 +207,10 @@ extension AutoViewPropertyTests {
             grouping: grouping(model.grouping), sorting: sorting(model.sorting), versionTag: "0",
             allowedCollections: .only(allowed), isPersistent: persistent)
         try test.database.register(autoView, withName: "v")
+        model.filtering = Int.random(in: 0..<3, using: &random)
+        try test.database.register(
+            FilteredView(parentViewName: "v", filtering: filtering(model.filtering), isPersistent: persistent),
+            withName: "f")
         let writers = [try test.connection(), try test.connection()]
         let reader = try test.connection()
         _ = try reader.beginLongLivedReadTransaction()
@@ -193,6 +236,10 @@ extension AutoViewPropertyTests {
             for (index, writer) in writers.enumerated() {
                 let actual = try view(writer)
                 if actual != expected { return "\(context): connection \(index) shows \(actual), expected \(expected)" }
+                let filtered = try view(writer, "f")
+                if filtered != model.filtered {
+                    return "\(context): connection \(index) filters \(filtered), expected \(model.filtered)"
+                }
             }
 
             guard Int.random(in: 0..<3, using: &random) == 0 || commit == commits - 1 else { continue }
@@ -281,6 +328,12 @@ extension AutoViewPropertyTests {
             try tx.removeAllObjectsInAllCollections()
             model.rows = [:]
             return "remove all"
+        case 91..<94:
+            model.filtering = Int.random(in: 0..<3, using: &random)
+            tag += 1
+            try tx.extension("f", as: FilteredViewTransaction.self).setFiltering(
+                filtering(model.filtering), versionTag: "\(tag)")
+            return "set filtering \(model.filtering)"
         default:
             let view = try tx.extension("v", as: AutoViewTransaction.self)
             tag += 1
