@@ -38,7 +38,11 @@ public final class ManualViewTransaction: ViewTransaction {
     /// Inserts the row `key` in `collection` at `index` of `group`.
     ///
     /// The rows from `index` on move down by one.
-    /// - Parameter index: from 0 to the group's count (inclusive: the end of the group).
+    /// - Parameters:
+    ///   - key: the row's key.
+    ///   - collection: the row's collection.
+    ///   - index: from 0 to the group's count (inclusive: the end of the group).
+    ///   - group: the group to insert into.
     /// - Returns: false, changing nothing, when there is no such row or it is in the view
     ///   already (in `group` or another), as YapDatabase's `insertKey:inCollection:atIndex:inGroup:`.
     /// - Complexity: O(log n), plus reading one page.
@@ -92,7 +96,7 @@ public final class ManualViewTransaction: ViewTransaction {
             return
         }
         // From the end, so the indexes still to remove do not shift.
-        for index in range.reversed() { try removeRow(at: index, inGroup: group) }
+        for index in range.reversed() { _ = try removeRow(at: index, inGroup: group) }
     }
 
     /// Removes the row `key` in `collection` from `group`.
