@@ -265,6 +265,11 @@ import Testing
             #expect(try view.object(at: 3, inGroup: "even", as: String.self) == nil)
             #expect(try view.metadata(at: 3, inGroup: "even", as: String.self) == "m6")
             #expect(try view.object(at: 130, inGroup: "even", as: Int.self) == nil)
+            let row = try #require(try view.row(at: 5, inGroup: "even"))
+            #expect(row.key == "k10")
+            #expect(try row.object.value(as: Int.self) == 10)
+            #expect(try row.metadata.value(as: String.self) == "m10")
+            #expect(try view.row(at: 130, inGroup: "even") == nil)
             var seen: [(Int, Int, String?)] = []
             try view.enumerateRows(inGroup: "even", from: 120, reverse: true) { row, index, _ in
                 seen.append((index, try row.object.value(as: Int.self) ?? -1, try row.metadata.value(as: String.self)))

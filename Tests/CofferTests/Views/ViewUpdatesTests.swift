@@ -62,3 +62,31 @@ import Testing
         }
     }
 }
+
+/// A reader further behind than the kept changesets gets a reset for its views, and reads
+/// them right afterwards.
+@Suite struct ViewResetTests {
+    @Test func aReaderTooFarBehindGetsAResetAndReadsTheViewRight() throws {
+        let test = try TestDatabase()
+        try test.database.register(AutoViewTests.numbers(persistent: true), withName: "numbers")
+        let writer = try test.connection()
+        let reader = try test.connection()
+        try writer.readWrite { tx throws in try tx.setObject(2, forKey: "k2", inCollection: "n") }
+        _ = try reader.beginLongLivedReadTransaction()
+        #expect(try ViewUpdatesTests.keys(reader) == ["k2"])
+        var mappings = ViewMappings(groups: ["even"], view: "numbers")
+        mappings.update(groupCounts: ["even": 1])
+        for value in 0...DatabaseState.retainedChangesetLimit {
+            try writer.readWrite { tx throws in
+                try tx.setObject(value % 2 == 0 ? 4 : 6, forKey: "k4", inCollection: "n")
+            }
+        }
+        let changesets = try reader.beginLongLivedReadTransaction()
+        let records = changesets.flatMap { $0.viewChangeRecords(inView: "numbers") }
+        #expect(records.contains(.reset))
+        let result = ViewChanges.advance(&mappings, groupCounts: ["even": 2], records: records)
+        #expect(result.isReset)
+        #expect(try ViewUpdatesTests.keys(reader) == ["k2", "k4"])
+        #expect(mappings.numberOfItems(inGroup: "even") == 2)
+    }
+}

@@ -41,6 +41,13 @@ extension ViewTransaction {
             as: T.self)
     }
 
+    /// The row at `index` in `group` — its key, and its object and metadata, decoded on first
+    /// use — or nil when out of range.
+    /// - Throws: as ``groups()``.
+    public func row(at index: Int, inGroup group: String) throws -> ExtensionRow? {
+        try rowValues(at: index, inGroup: group, readingObject: true, readingMetadata: true)
+    }
+
     /// Calls `body` with the collection, key and index of each row of `group`, in order (or
     /// backwards), from `start` on, until it sets `stop`.
     ///
