@@ -70,11 +70,8 @@ public struct AutoView: DatabaseExtension {
 
     /// The view's page cache for one connection.
     public func makeConnectionState(_ registration: ExtensionRegistration) -> any ExtensionConnectionState {
-        // Every connection reads the logic a commit of setGrouping or setSorting left.
-        let initial = AutoViewLogic(grouping: grouping, sorting: sorting, versionTag: versionTag)
-        let logic = (try? registration.sharedValue(named: "logic") { Locked(initial) }) ?? Locked(initial)
-        return ViewConnectionState(registration: registration, isPersistent: isPersistent) { context, state in
-            AutoViewMaintainer(AutoViewTransaction(context: context, state: state, configuration: self, logic: logic))
+        ViewConnectionState(registration: registration, isPersistent: isPersistent) { context, state in
+            AutoViewMaintainer(AutoViewTransaction(context: context, state: state, configuration: self))
         }
     }
 

@@ -120,6 +120,6 @@ final class AutoViewMaintainer: ViewMaintainer<AutoViewTransaction> {
 
     override func didCommit() {
         super.didCommit()
-        view.commitLogic()
+        view.changeableLogic.commit()
     }
 }

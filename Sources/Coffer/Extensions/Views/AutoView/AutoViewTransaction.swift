@@ -3,19 +3,17 @@
 /// and, in a read-write transaction, changing the view's grouping and sorting.
 public final class AutoViewTransaction: ViewTransaction {
     let configuration: AutoView
-    private let sharedLogic: Locked<AutoViewLogic>
-    /// The grouping, sorting and tag this transaction uses (changed by ``setGrouping(_:sorting:versionTag:)``).
-    private(set) var logic: AutoViewLogic
-    /// Whether this transaction changed ``logic``, which its commit then shares.
-    private var changedLogic = false
+    /// The grouping, sorting and tag (changed by ``setGrouping(_:sorting:versionTag:)``).
+    private(set) var changeableLogic: ChangeableViewLogic<AutoViewLogic>
+    var logic: AutoViewLogic { changeableLogic.current }
 
-    init(
-        context: ExtensionContext, state: ViewConnectionState, configuration: AutoView,
-        logic: Locked<AutoViewLogic>
-    ) {
+    init(context: ExtensionContext, state: ViewConnectionState, configuration: AutoView) {
         self.configuration = configuration
-        self.sharedLogic = logic
-        self.logic = logic.withLock { $0 }
+        self.changeableLogic = ChangeableViewLogic(
+            in: context.registration,
+            initial: AutoViewLogic(
+                grouping: configuration.grouping, sorting: configuration.sorting,
+                versionTag: configuration.versionTag))
         super.init(context: context, state: state)
     }
 
@@ -32,8 +30,7 @@ public final class AutoViewTransaction: ViewTransaction {
     ///   the sorting and writing throw (the transaction then rolls back).
     public func setGrouping(_ grouping: ViewGrouping, sorting: ViewSorting, versionTag: String) throws {
         _ = try context.writeTransaction()
-        logic = AutoViewLogic(grouping: grouping, sorting: sorting, versionTag: versionTag)
-        changedLogic = true
+        changeableLogic.replace(with: AutoViewLogic(grouping: grouping, sorting: sorting, versionTag: versionTag))
         try context.tables.recordVersionTag(versionTag)
         try removeAllRows(recordingEachRow: true)
         try populate(recording: true)
@@ -77,11 +74,5 @@ public final class AutoViewTransaction: ViewTransaction {
                 for row in sorted { groupOverride[row.rowid] = group }
             }
         }
-    }
-
-    /// Shares the logic this transaction changed with every connection, once it committed.
-    func commitLogic() {
-        guard changedLogic else { return }
-        sharedLogic.withLock { $0 = logic }
     }
 }

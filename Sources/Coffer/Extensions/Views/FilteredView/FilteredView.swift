@@ -56,12 +56,8 @@ public struct FilteredView: DatabaseExtension {
 
     /// The view's page cache for one connection.
     public func makeConnectionState(_ registration: ExtensionRegistration) -> any ExtensionConnectionState {
-        // Every connection reads the logic a commit of setFiltering left.
-        let initial = FilteredViewLogic(filtering: filtering, versionTag: versionTag)
-        let logic = (try? registration.sharedValue(named: "logic") { Locked(initial) }) ?? Locked(initial)
-        return ViewConnectionState(registration: registration, isPersistent: isPersistent) { context, state in
-            FilteredViewMaintainer(
-                FilteredViewTransaction(context: context, state: state, configuration: self, logic: logic))
+        ViewConnectionState(registration: registration, isPersistent: isPersistent) { context, state in
+            FilteredViewMaintainer(FilteredViewTransaction(context: context, state: state, configuration: self))
         }
     }
 }

@@ -12,6 +12,6 @@ final class FilteredViewMaintainer: ViewMaintainer<FilteredViewTransaction>, Vie
 
     override func didCommit() {
         super.didCommit()
-        view.commitLogic()
+        view.changeableLogic.commit()
     }
 }

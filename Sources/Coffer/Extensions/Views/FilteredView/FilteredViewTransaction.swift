@@ -3,19 +3,15 @@
 /// reads, and, in a read-write transaction, changing the filter.
 public final class FilteredViewTransaction: ViewTransaction {
     let configuration: FilteredView
-    private let sharedLogic: Locked<FilteredViewLogic>
-    /// The filter and tag this transaction uses (changed by ``setFiltering(_:versionTag:)``).
-    private(set) var logic: FilteredViewLogic
-    /// Whether this transaction changed ``logic``, which its commit then shares.
-    private var changedLogic = false
+    /// The filter and tag (changed by ``setFiltering(_:versionTag:)``).
+    private(set) var changeableLogic: ChangeableViewLogic<FilteredViewLogic>
+    var logic: FilteredViewLogic { changeableLogic.current }
 
-    init(
-        context: ExtensionContext, state: ViewConnectionState, configuration: FilteredView,
-        logic: Locked<FilteredViewLogic>
-    ) {
+    init(context: ExtensionContext, state: ViewConnectionState, configuration: FilteredView) {
         self.configuration = configuration
-        self.sharedLogic = logic
-        self.logic = logic.withLock { $0 }
+        self.changeableLogic = ChangeableViewLogic(
+            in: context.registration,
+            initial: FilteredViewLogic(filtering: configuration.filtering, versionTag: configuration.versionTag))
         super.init(context: context, state: state)
     }
 
@@ -35,8 +31,7 @@ public final class FilteredViewTransaction: ViewTransaction {
     ///   writing throw (the transaction then rolls back).
     public func setFiltering(_ filtering: ViewFiltering, versionTag: String) throws {
         _ = try context.writeTransaction()
-        logic = FilteredViewLogic(filtering: filtering, versionTag: versionTag)
-        changedLogic = true
+        changeableLogic.replace(with: FilteredViewLogic(filtering: filtering, versionTag: versionTag))
         try context.tables.recordVersionTag(versionTag)
         try refilter()
     }
@@ -65,12 +60,6 @@ public final class FilteredViewTransaction: ViewTransaction {
                 if kept { index += 1 }
             }
         }
-    }
-
-    /// Shares the logic this transaction changed with every connection, once it committed.
-    func commitLogic() {
-        guard changedLogic else { return }
-        sharedLogic.withLock { $0 = logic }
     }
 
     // MARK: Following the parent
