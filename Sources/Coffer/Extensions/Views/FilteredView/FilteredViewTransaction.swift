@@ -45,10 +45,8 @@ public final class FilteredViewTransaction: ViewTransaction {
             try removeAll(inGroup: group)
         }
         for group in try parent.groups() {
-            var rowids: [Int64] = []
-            try parent.withList(group) { list in try list.enumerate { _, rowid, _ in rowids.append(rowid) } }
             var index = 0
-            for rowid in rowids {
+            for rowid in try rowids(of: parent, inGroup: group) {
                 let row = try parentRow(rowid, inGroup: group)
                 let kept = try keeps(row, inGroup: group)
                 let shown = try self.group(ofRow: rowid) == group
@@ -76,10 +74,8 @@ public final class FilteredViewTransaction: ViewTransaction {
         try prepareToWrite()
         let parent = try parent()
         for group in try parent.groups() {
-            var rowids: [Int64] = []
-            try parent.withList(group) { list in try list.enumerate { _, rowid, _ in rowids.append(rowid) } }
             var kept: [Int64] = []
-            for rowid in rowids where try keeps(parentRow(rowid, inGroup: group), inGroup: group) {
+            for rowid in try rowids(of: parent, inGroup: group) where try keeps(parentRow(rowid, inGroup: group), inGroup: group) {
                 kept.append(rowid)
             }
             try withList(group) { list in
@@ -87,6 +83,13 @@ public final class FilteredViewTransaction: ViewTransaction {
             }
             for rowid in kept { groupOverride[rowid] = group }
         }
+    }
+
+    /// The rowids of `group` of `parent`, in order.
+    private func rowids(of parent: ViewTransaction, inGroup group: String) throws -> [Int64] {
+        var rowids: [Int64] = []
+        try parent.withList(group) { list in try list.enumerate { _, rowid, _ in rowids.append(rowid) } }
+        return rowids
     }
 
     /// Applies a change the parent just made.
