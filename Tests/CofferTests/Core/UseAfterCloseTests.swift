@@ -141,6 +141,13 @@ import Testing
     /// Throwing asynchronous calls: each must throw `.closed`.
     static let throwingAsync: [AsyncCall] = [
         ("Connection.read async", { f in _ = try await f.connection.read { @Sendable _ in 1 } }),
+        (
+            "Connection.viewUpdates",
+            { f in
+                var updates = f.connection.viewUpdates(ViewMappings(groups: [""], view: "v")).makeAsyncIterator()
+                _ = try await updates.next()
+            }
+        ),
         ("Connection.readWrite async", { f in _ = try await f.connection.readWrite { @Sendable _ in 1 } }),
         // An observation started after the close ends with `.closed` from its first read.
         ("Database.observe", { f in for try await _ in f.database.observe(.everything, fetch: { _ in 1 }) {} }),
@@ -410,7 +417,8 @@ import Testing
         "Connection.read", "Connection.readWrite", "Connection.asyncRead", "Connection.asyncReadWrite",
         "Connection.flushTransactions", "Connection.beginLongLivedReadTransaction",
         "Connection.endLongLivedReadTransaction", "Connection.isInLongLivedReadTransaction", "Connection.flushMemory",
-        "Connection.integrityCheck", "Connection.withExtensionState", "Connection.pragmaSynchronous",
+        "Connection.integrityCheck", "Connection.withExtensionState", "Connection.viewUpdates",
+        "Connection.pragmaSynchronous",
         "Connection.pragmaPageSize",
         "Connection.pragmaMMapSize", "Connection.pragmaAutoVacuum", "Connection.vacuum", "Connection.backup",
         "Connection.asyncBackup", "Connection.exportUnencryptedCopy", "Connection.hasChange",
