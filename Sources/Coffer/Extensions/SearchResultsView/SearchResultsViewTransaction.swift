@@ -1,0 +1,428 @@
+/// A ``SearchResultsView`` inside one transaction, returned by
+/// `tx.extension(name, as: SearchResultsViewTransaction.self)`: everything a ``ViewTransaction``
+/// reads, the query and each result's snippet, and, in a read-write transaction, searching.
+public final class SearchResultsViewTransaction: ViewTransaction {
+    let configuration: SearchResultsView
+    let searchStore: SearchResultsStore
+    /// Rows whose change waits for the full-text table to catch up (see ``placesAtFlush``).
+    var pendingRows: [Int64: PendingChange] = [:]
+    /// The query, once read in this transaction (`.some(nil)`: no search yet).
+    private var knownQuery: String??
+    private var placesAtFlushCache: Bool?
+
+    /// How a row changed before it could be placed.
+    enum PendingChange {
+        /// It entered the database or the parent view: a reader learns of it only if it is placed.
+        case placed
+        /// It changed in place: a reader learns of the update if it stays.
+        case updated(ViewChangedParts)
+
+        func merged(with other: PendingChange) -> PendingChange {
+            switch (self, other) {
+            case (.updated(let parts), .updated(let more)): .updated(parts.union(more))
+            default: .placed
+            }
+        }
+    }
+
+    init(context: ExtensionContext, state: ViewConnectionState, configuration: SearchResultsView) {
+        self.configuration = configuration
+        self.searchStore = SearchResultsStore(context: context, isPersistent: configuration.isPersistent)
+        super.init(context: context, state: state)
+    }
+
+    override var currentVersionTag: String { configuration.versionTag }
+
+    /// The registered name of the full-text search the queries run on.
+    public var fullTextSearchName: String { configuration.fullTextSearchName }
+
+    /// The registered name of the parent view, or nil when the view groups and sorts the matches itself.
+    public var parentViewName: String? { configuration.parentName }
+
+    /// The query the results are for (YapDatabase's `query`), as this transaction's snapshot has
+    /// it; nil before the first search.
+    /// - Throws: ``DatabaseError`` from reading, `.misuse` after the transaction ended.
+    public func query() throws -> String? {
+        if let knownQuery { return knownQuery }
+        let query = try searchStore.query()
+        knownQuery = .some(query)
+        return query
+    }
+
+    /// The snippet of the result `key` in `collection`, or nil when it is not a result or the view
+    /// keeps no snippets (``SearchResultsView/snippetOptions``).
+    /// - Throws: ``DatabaseError`` from reading, `.misuse` after the transaction ended.
+    public func snippet(forKey key: String, inCollection collection: String?) throws -> String? {
+        guard configuration.snippetOptions != nil,
+            let rowid = try context.rowid(forKey: key, inCollection: collection),
+            try group(ofRow: rowid) != nil
+        else { return nil }
+        return try searchStore.snippet(ofRow: rowid)
+    }
+
+    // MARK: Searching
+
+    /// Replaces the results with the rows matching `query` (YapDatabase's `performSearchFor:`).
+    ///
+    /// `query` uses SQLite's MATCH syntax; an empty query empties the view. Rows that matched
+    /// before and still match stay where they are, so a reader's changes show only the rows that
+    /// came and went. Every connection sees the new query once the transaction commits.
+    /// - Complexity: the full-text query's cost, plus O(log n) per row that comes or goes.
+    /// - Throws: ``DatabaseError`` `.invalidQuery` for a query SQLite cannot parse (nothing
+    ///   changed then), `.misuse` in a read-only transaction, or what reading, the grouping and
+    ///   the sorting throw.
+    public func performSearch(for query: String) throws {
+        _ = try replaceResults(with: query) { false }
+    }
+
+    /// Runs the latest query of `queue`, skipping those enqueued before it
+    /// (YapDatabase's `performSearchWithQueue:`).
+    ///
+    /// While it runs, it looks every few hundred rows whether the search was abandoned
+    /// (``SearchQueue/abortSearchInProgress(rollback:)``): it then stops, and either rolls the
+    /// whole transaction back or commits the results found so far.
+    /// - Returns: the query it ran, or nil when the queue was empty or the search was abandoned.
+    /// - Throws: as ``performSearch(for:)``.
+    @discardableResult
+    public func performSearch(with queue: SearchQueue) throws -> String? {
+        let transaction = try context.writeTransaction()
+        guard let (query, ticket) = queue.takeLatest() else { return nil }
+        // A query abandoned before its search began has no partial results to keep.
+        if let request = queue.abortRequest(for: ticket) {
+            if request == .rollback { transaction.rollback() }
+            return nil
+        }
+        let finished = try replaceResults(with: query) { queue.abortRequest(for: ticket) != nil }
+        guard !finished else { return query }
+        if queue.abortRequest(for: ticket) == .rollback { transaction.rollback() }
+        return nil
+    }
+
+    /// Replaces the results with the matches of `query`, asking `shouldAbort` as it goes.
+    /// - Returns: false when `shouldAbort` stopped it.
+    func replaceResults(with query: String, shouldAbort: () -> Bool) throws -> Bool {
+        _ = try context.writeTransaction()
+        try prepareToWrite()
+        let matches =
+            query.isEmpty
+            ? [:]
+            : try fullTextSearch().matchingRowids(
+                query, snippet: configuration.snippetOptions, shouldStop: shouldAbort)
+        try searchStore.setQuery(query)
+        knownQuery = .some(query)
+        // Every row is compared with the new query below, so nothing waits any more.
+        pendingRows = [:]
+        if configuration.snippetOptions != nil { try searchStore.removeAllSnippets() }
+        if matches.isEmpty {
+            if try numberOfItemsInAllGroups() > 0 { try removeAllRows() }
+            return true
+        }
+        // The rows that no longer match leave, last first, so each index is the row's own.
+        for group in try groups() {
+            var leaving: [(rowid: Int64, index: Int)] = []
+            try withList(group) { list in
+                try list.enumerate { index, rowid, _ in
+                    if matches[rowid] == nil { leaving.append((rowid, index)) }
+                }
+            }
+            for (rowid, _) in leaving.reversed() {
+                guard let key = try key(ofRow: rowid) else { throw goneRow(in: group) }
+                try remove(rowid, key: key, from: group)
+            }
+        }
+        let finished =
+            try configuration.parentName == nil
+            ? placeSorted(matches, shouldAbort) : placeInParentOrder(matches, shouldAbort)
+        // Even a search abandoned half way keeps the snippets of the rows it placed.
+        if configuration.snippetOptions != nil {
+            for (rowid, snippet) in matches where try group(ofRow: rowid) != nil {
+                try searchStore.setSnippet(snippet, ofRow: rowid)
+            }
+        }
+        return finished
+    }
+
+    /// Places the matches that are not shown yet where the parent has them, in the parent's
+    /// order group by group.
+    private func placeInParentOrder(_ matches: [Int64: String], _ shouldAbort: () -> Bool) throws -> Bool {
+        let parent = try parent()
+        var arriving: [(group: String, index: Int, rowid: Int64)] = []
+        for rowid in matches.keys where try group(ofRow: rowid) == nil {
+            guard let group = try parent.group(ofRow: rowid), configuration.allowedGroups.isAllowed(group),
+                let index = try parent.withList(group, { try $0.index(of: rowid) })
+            else { continue }
+            arriving.append((group, index, rowid))
+        }
+        arriving.sort { ($0.group, $0.index) < ($1.group, $1.index) }
+        for (count, arrival) in arriving.enumerated() {
+            if count % 64 == 63, shouldAbort() { return false }
+            guard let key = try key(ofRow: arrival.rowid),
+                configuration.allowedCollections.isAllowed(key.collection)
+            else { continue }
+            try insertInParentOrder(arrival.rowid, key: key, into: arrival.group, parent: parent)
+        }
+        return true
+    }
+
+    /// Places the matches that are not shown yet by the view's grouping and sorting.
+    private func placeSorted(_ matches: [Int64: String], _ shouldAbort: () -> Bool) throws -> Bool {
+        for (count, rowid) in matches.keys.sorted().enumerated() where try group(ofRow: rowid) == nil {
+            if count % 64 == 63, shouldAbort() { return false }
+            guard let row = try rowForGrouping(rowid), let group = try ownGroup(of: row) else { continue }
+            try insertSorted(row, into: group)
+        }
+        return true
+    }
+
+    // MARK: Live updates
+
+    /// Whether rows changed through the parent view are placed at the flush rather than at once:
+    /// when the parent's changes come from a view registered before the full-text search, whose
+    /// table then does not have the row's new text yet.
+    var placesAtFlush: Bool {
+        get throws {
+            if let placesAtFlushCache { return placesAtFlushCache }
+            guard let parent = configuration.parentName else {
+                // The search is a dependency, so its hooks ran before this view's.
+                placesAtFlushCache = false
+                return false
+            }
+            let entries = try context.transaction().extensionEntries
+            var root = parent
+            // The view whose hooks start the chain of views this one follows.
+            for _ in entries.indices {
+                guard let entry = entries.first(where: { $0.name == root }),
+                    let following = (entry.implementation as? any FollowingView)?.parentViewName, !following.isEmpty
+                else { break }
+                root = following
+            }
+            let searchPosition = entries.firstIndex { $0.name == configuration.fullTextSearchName } ?? entries.count
+            let rootPosition = entries.firstIndex { $0.name == root } ?? -1
+            let result = searchPosition > rootPosition
+            placesAtFlushCache = result
+            return result
+        }
+    }
+
+    /// Notes that row `rowid` changed: it is placed, moved or removed against the query now, or
+    /// at the flush when the full-text table may not have its text yet.
+    func rowChanged(_ rowid: Int64, _ change: PendingChange) throws {
+        guard let query = try query(), !query.isEmpty else { return }
+        try prepareToWrite()
+        if try placesAtFlush {
+            pendingRows[rowid] = pendingRows[rowid].map { $0.merged(with: change) } ?? change
+            return
+        }
+        let matches = try fullTextSearch().matchingRowids(
+            query, within: rowid...rowid, snippet: configuration.snippetOptions)
+        try resolve(rowid, change, snippet: matches[rowid])
+    }
+
+    /// Places every row waiting for the full-text table, which is current now.
+    func resolvePendingRows() throws {
+        let rows = pendingRows
+        pendingRows = [:]
+        guard let first = rows.keys.min(), let last = rows.keys.max(), let query = try query(), !query.isEmpty
+        else { return }
+        let matches = try fullTextSearch().matchingRowids(
+            query, within: first...last, snippet: configuration.snippetOptions)
+        for rowid in rows.keys.sorted() {
+            if let change = rows[rowid] { try resolve(rowid, change, snippet: matches[rowid]) }
+        }
+    }
+
+    /// Puts row `rowid` where it belongs now: in the view when it matches (`snippet` non-nil) and
+    /// its group is allowed, out of it otherwise.
+    private func resolve(_ rowid: Int64, _ change: PendingChange, snippet: String?) throws {
+        let current = try group(ofRow: rowid)
+        let row = try rowForGrouping(rowid)
+        var target: String?
+        if let row, snippet != nil, configuration.allowedCollections.isAllowed(row.collection) {
+            if configuration.parentName != nil {
+                target = try parent().group(ofRow: rowid).flatMap {
+                    configuration.allowedGroups.isAllowed($0) ? $0 : nil
+                }
+            } else {
+                target = try ownGroup(of: row)
+            }
+        }
+        guard let row else {
+            // Gone from the database: its removal took it out already.
+            return
+        }
+        if let current, current == target, let index = try withList(current, { try $0.index(of: rowid) }),
+            try configuration.parentName != nil || staysInPlace(row, at: index, in: current)
+        {
+            if case .updated(let parts) = change {
+                try noteUpdated(rowid, key: row.collectionKey, group: current, index: index, parts: parts)
+            }
+        } else {
+            if let current { try remove(rowid, key: row.collectionKey, from: current) }
+            if let target {
+                if configuration.parentName != nil {
+                    try insertInParentOrder(rowid, key: row.collectionKey, into: target, parent: parent())
+                } else {
+                    try insertSorted(row, into: target)
+                }
+            }
+        }
+        if configuration.snippetOptions != nil {
+            try searchStore.setSnippet(target == nil ? nil : snippet, ofRow: rowid)
+        }
+    }
+
+    private func goneRow(in group: String) -> DatabaseError {
+        DatabaseError(.corrupt, "group \"\(group)\" of view \"\(registeredName)\" lists a row that is gone")
+    }
+
+    /// Takes row `rowid` (`key`) out of `group`, with its snippet.
+    func leave(_ rowid: Int64, key: CollectionKey, from group: String) throws {
+        try remove(rowid, key: key, from: group)
+        if configuration.snippetOptions != nil { try searchStore.setSnippet(nil, ofRow: rowid) }
+    }
+
+    // MARK: Extensions this one builds on
+
+    /// The full-text search the queries run on.
+    /// - Throws: ``DatabaseError`` `.extensionFailure` when none is registered under the name.
+    func fullTextSearch() throws -> FullTextSearchTransaction {
+        guard !configuration.fullTextSearchName.isEmpty else {
+            throw DatabaseError(
+                .extensionFailure,
+                "search results view \"\(registeredName)\" names no full-text search: set fullTextSearchName to a registered FullTextSearch"
+            )
+        }
+        return try context.transaction().extension(configuration.fullTextSearchName, as: FullTextSearchTransaction.self)
+    }
+
+    /// The parent view.
+    /// - Throws: ``DatabaseError`` `.extensionFailure` when the view has no parent, or it is not a view.
+    func parent() throws -> ViewTransaction {
+        guard let name = configuration.parentName, !name.isEmpty else {
+            throw DatabaseError(.extensionFailure, "search results view \"\(registeredName)\" names no parent view")
+        }
+        return try context.transaction().extension(name, as: ViewTransaction.self)
+    }
+
+    /// Checks at registration that the extensions the view names exist and are of the right kinds.
+    func checkConfiguration() throws {
+        _ = try fullTextSearch()
+        if configuration.parentName != nil { _ = try parent() }
+    }
+
+    // MARK: Placing rows
+
+    private func key(ofRow rowid: Int64) throws -> CollectionKey? {
+        try context.row(forRowid: rowid, readingObject: false, readingMetadata: false)?.collectionKey
+    }
+
+    /// Row `rowid` with what the grouping and sorting read (the key only over a parent view).
+    private func rowForGrouping(_ rowid: Int64) throws -> ExtensionRow? {
+        guard case .grouping(let grouping, let sorting) = configuration.source else {
+            return try context.row(forRowid: rowid, readingObject: false, readingMetadata: false)
+        }
+        return try context.row(
+            forRowid: rowid, readingObject: grouping.readsObject || sorting.kind.readsObject,
+            readingMetadata: grouping.readsMetadata || sorting.kind.readsMetadata)
+    }
+
+    /// The group the view's own grouping gives `row`, if allowed.
+    private func ownGroup(of row: ExtensionRow) throws -> String? {
+        guard case .grouping(let grouping, _) = configuration.source,
+            configuration.allowedCollections.isAllowed(row.collection)
+        else { return nil }
+        var group: String?
+        try grouping.fill(&group, for: row, in: context.transaction())
+        guard let group, configuration.allowedGroups.isAllowed(group) else { return nil }
+        return group
+    }
+
+    private var sorting: ViewSorting? {
+        if case .grouping(_, let sorting) = configuration.source { return sorting }
+        return nil
+    }
+
+    /// Inserts `row` into `group` by the sorting, after the rows that compare the same.
+    private func insertSorted(_ row: ExtensionRow, into group: String) throws {
+        guard let sorting else { return }
+        let transaction = try context.transaction()
+        let count = try numberOfItems(inGroup: group)
+        var (low, high) = (0, count)
+        // Rows often arrive in sort order: one comparison with the last row places those.
+        if count > 0,
+            try sorting.compare(transaction, group, row, self.row(at: count - 1, inGroup: group, reading: sorting.kind))
+                != .orderedAscending
+        {
+            low = count
+        }
+        while low < high {
+            let middle = (low + high) / 2
+            let other = try self.row(at: middle, inGroup: group, reading: sorting.kind)
+            if try sorting.compare(transaction, group, row, other) == .orderedAscending {
+                high = middle
+            } else {
+                low = middle + 1
+            }
+        }
+        try insert(row.rowid, key: row.collectionKey, into: group, at: low)
+    }
+
+    /// Whether the changed `row`, at `index` of `group`, still sorts between its neighbours.
+    private func staysInPlace(_ row: ExtensionRow, at index: Int, in group: String) throws -> Bool {
+        guard let sorting else { return true }
+        let transaction = try context.transaction()
+        if index > 0,
+            try sorting.compare(transaction, group, self.row(at: index - 1, inGroup: group, reading: sorting.kind), row)
+                == .orderedDescending
+        {
+            return false
+        }
+        if index + 1 < (try numberOfItems(inGroup: group)),
+            try sorting.compare(transaction, group, row, self.row(at: index + 1, inGroup: group, reading: sorting.kind))
+                == .orderedDescending
+        {
+            return false
+        }
+        return true
+    }
+
+    /// Inserts `rowid` where the parent's order puts it among this group's rows, by binary search
+    /// on their indexes in the parent (the group's rows are a subsequence of the parent's).
+    private func insertInParentOrder(
+        _ rowid: Int64, key: CollectionKey, into group: String, parent: ViewTransaction
+    ) throws {
+        let target = try parentIndex(of: rowid, inGroup: group, parent: parent)
+        let count = try numberOfItems(inGroup: group)
+        var (low, high) = (0, count)
+        if count > 0, try parentIndex(ofRowAt: count - 1, inGroup: group, parent: parent) < target {
+            low = count
+        }
+        while low < high {
+            let middle = (low + high) / 2
+            if try parentIndex(ofRowAt: middle, inGroup: group, parent: parent) < target {
+                low = middle + 1
+            } else {
+                high = middle
+            }
+        }
+        try insert(rowid, key: key, into: group, at: low)
+    }
+
+    private func parentIndex(ofRowAt index: Int, inGroup group: String, parent: ViewTransaction) throws -> Int {
+        guard let rowid = try withList(group, { try $0.rowid(at: index) }) else {
+            throw DatabaseError(
+                .corrupt, "group \"\(group)\" of view \"\(registeredName)\" has no row at index \(index)")
+        }
+        return try parentIndex(of: rowid, inGroup: group, parent: parent)
+    }
+
+    private func parentIndex(of rowid: Int64, inGroup group: String, parent: ViewTransaction) throws -> Int {
+        guard let index = try parent.withList(group, { try $0.index(of: rowid) }) else {
+            throw DatabaseError(
+                .corrupt,
+                "view \"\(registeredName)\" lists a row of group \"\(group)\" that its parent \"\(parent.registeredName)\" does not"
+            )
+        }
+        return index
+    }
+}
