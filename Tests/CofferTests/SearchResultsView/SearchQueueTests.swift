@@ -32,7 +32,7 @@ extension SearchResultsViewTests {
             }
             #expect(try keys(tx) == (expected ?? []), sourceLocation: sourceLocation)
             if form.snippets {
-                #expect(try view.searchStore.snippetCount() == (expected ?? []).count, sourceLocation: sourceLocation)
+                #expect(try view.searchStore.infoCount() == (expected ?? []).count, sourceLocation: sourceLocation)
             }
             return query
         }

@@ -1,12 +1,18 @@
-/// Where a search view keeps its query and its snippets: a record and a table in the file for a
-/// persistent view, memory tables of its registration otherwise.
+/// What a search view keeps of one result beside its place: its snippet and its relevance.
+struct SearchResultInfo: Sendable, Equatable {
+    var snippet: String
+    var score: Double
+}
+
+/// Where a search view keeps its query and each result's snippet and relevance: a record and a
+/// table in the file for a persistent view, memory tables of its registration otherwise.
 ///
 /// Both are read at the transaction's snapshot, so a connection sees the query and the snippets
 /// that go with the rows it sees.
 struct SearchResultsStore {
     let context: ExtensionContext
     let isPersistent: Bool
-    private let snippetTable: String
+    private let resultTable: String
 
     /// The record holding the query.
     static let queryKey = "query"
@@ -14,13 +20,14 @@ struct SearchResultsStore {
     init(context: ExtensionContext, isPersistent: Bool) {
         self.context = context
         self.isPersistent = isPersistent
-        snippetTable = ExtensionTables.quote(SearchResultsView.snippetTableName(registeredName: context.registeredName))
+        resultTable = ExtensionTables.quote(SearchResultsView.resultTableName(registeredName: context.registeredName))
     }
 
     func createTables() throws {
         guard isPersistent else { return }
         try context.tables.execute(
-            "CREATE TABLE IF NOT EXISTS \(snippetTable) (\"rowid\" INTEGER PRIMARY KEY, \"snippet\" TEXT NOT NULL)")
+            "CREATE TABLE IF NOT EXISTS \(resultTable) (\"rowid\" INTEGER PRIMARY KEY, \"snippet\" TEXT NOT NULL, \"score\" REAL NOT NULL)"
+        )
     }
 
     // MARK: Query
@@ -39,50 +46,56 @@ struct SearchResultsStore {
         }
     }
 
-    // MARK: Snippets
+    // MARK: Results
 
-    func snippet(ofRow rowid: Int64) throws -> String? {
+    func info(ofRow rowid: Int64) throws -> SearchResultInfo? {
         if isPersistent {
-            return try context.tables.scalar(
-                "SELECT \"snippet\" FROM \(snippetTable) WHERE \"rowid\" = ?", [.integer(rowid)])?.stringValue
+            var info: SearchResultInfo?
+            try context.tables.query(
+                "SELECT \"snippet\", \"score\" FROM \(resultTable) WHERE \"rowid\" = ?", [.integer(rowid)]
+            ) { row, stop in
+                info = SearchResultInfo(snippet: row.text(at: 0), score: row.double(at: 1))
+                stop = true
+            }
+            return info
         }
-        return try value(forKey: rowid, in: snippetsTable())
+        return try value(forKey: rowid, in: infoTable())
     }
 
-    /// Sets (or, with nil, removes) the snippet of row `rowid`.
-    func setSnippet(_ snippet: String?, ofRow rowid: Int64) throws {
+    /// Sets (or, with nil, removes) what is kept of row `rowid`.
+    func setInfo(_ info: SearchResultInfo?, ofRow rowid: Int64) throws {
         if isPersistent {
-            if let snippet {
+            if let info {
                 try context.tables.run(
-                    "INSERT OR REPLACE INTO \(snippetTable) (\"rowid\", \"snippet\") VALUES (?, ?)",
-                    [.integer(rowid), .text(snippet)])
+                    "INSERT OR REPLACE INTO \(resultTable) (\"rowid\", \"snippet\", \"score\") VALUES (?, ?, ?)",
+                    [.integer(rowid), .text(info.snippet), .real(info.score)])
             } else {
-                try context.tables.run("DELETE FROM \(snippetTable) WHERE \"rowid\" = ?", [.integer(rowid)])
+                try context.tables.run("DELETE FROM \(resultTable) WHERE \"rowid\" = ?", [.integer(rowid)])
             }
             return
         }
         try mapped {
-            let table = try context.writeView(of: snippetsTable())
-            if let snippet { try table.setValue(snippet, forKey: rowid) } else { try table.removeValue(forKey: rowid) }
+            let table = try context.writeView(of: infoTable())
+            if let info { try table.setValue(info, forKey: rowid) } else { try table.removeValue(forKey: rowid) }
         }
     }
 
-    func removeAllSnippets() throws {
+    func removeAllInfo() throws {
         if isPersistent {
-            try context.tables.run("DELETE FROM \(snippetTable)")
+            try context.tables.run("DELETE FROM \(resultTable)")
         } else {
-            try mapped { try context.writeView(of: snippetsTable()).removeAll() }
+            try mapped { try context.writeView(of: infoTable()).removeAll() }
         }
     }
 
-    /// The number of rows with a snippet.
-    func snippetCount() throws -> Int {
+    /// The number of rows with something kept.
+    func infoCount() throws -> Int {
         if isPersistent {
-            return Int(try context.tables.scalar("SELECT COUNT(*) FROM \(snippetTable)")?.int64Value ?? 0)
+            return Int(try context.tables.scalar("SELECT COUNT(*) FROM \(resultTable)")?.int64Value ?? 0)
         }
         return try mapped {
             context.isReadWrite
-                ? try context.writeView(of: snippetsTable()).count : try context.readView(of: snippetsTable()).count
+                ? try context.writeView(of: infoTable()).count : try context.readView(of: infoTable()).count
         }
     }
 
@@ -92,8 +105,8 @@ struct SearchResultsStore {
         try context.registration.memoryTable(named: "query")
     }
 
-    private func snippetsTable() throws -> MemoryTable<Int64, String> {
-        try context.registration.memoryTable(named: "snippet")
+    private func infoTable() throws -> MemoryTable<Int64, SearchResultInfo> {
+        try context.registration.memoryTable(named: "result")
     }
 
     private func value<Key, Value>(forKey key: Key, in table: MemoryTable<Key, Value>) throws -> Value? {

@@ -30,6 +30,10 @@ public struct SearchResultsView: DatabaseExtension {
         case parentView(String)
         /// Every matching row, put in groups by the grouping (nil leaves it out) and sorted.
         case grouping(ViewGrouping, sorting: ViewSorting)
+        /// Every matching row, put in groups by the grouping, best match first: ordered by BM25
+        /// relevance with the columns weighted as ``FullTextSearchTransaction/enumerateKeysByRelevance(matching:columnWeights:_:)``
+        /// weighs them (needs FTS4).
+        case ranked(ViewGrouping, columnWeights: [String: Double] = [:])
     }
 
     /// The registered name of the ``FullTextSearch`` whose table the queries run on.
@@ -74,13 +78,13 @@ public struct SearchResultsView: DatabaseExtension {
         return names
     }
 
-    /// The page, map and snippet tables of a persistent view; none for one in memory.
+    /// The page, map and result (snippet and relevance) tables of a persistent view; none for one in memory.
     public func tableNames(registeredName: String) -> [String] {
         guard isPersistent else { return [] }
         return [
             AutoView.pageTableName(registeredName: registeredName),
             AutoView.mapTableName(registeredName: registeredName),
-            Self.snippetTableName(registeredName: registeredName),
+            Self.resultTableName(registeredName: registeredName),
         ]
     }
 
@@ -95,14 +99,23 @@ public struct SearchResultsView: DatabaseExtension {
         }
     }
 
-    /// The snippet table of a view registered as `registeredName`.
-    public static func snippetTableName(registeredName: String) -> String { "view_\(registeredName)_snippet" }
+    /// The table of each result's snippet and relevance, for a view registered as `registeredName`.
+    public static func resultTableName(registeredName: String) -> String { "view_\(registeredName)_result" }
 
-    /// The parent view's name, or nil for the form with its own grouping.
+    /// The parent view's name, or nil for the forms with their own grouping.
     var parentName: String? {
         if case .parentView(let parent) = source { return parent }
         return nil
     }
+
+    /// The column weights of the ranked form, nil for the others.
+    var relevanceWeights: [String: Double]? {
+        if case .ranked(_, let weights) = source { return weights }
+        return nil
+    }
+
+    /// Whether each result keeps a snippet or a relevance.
+    var keepsResultInfo: Bool { snippetOptions != nil || relevanceWeights != nil }
 }
 
 extension SearchResultsView: FollowingView {

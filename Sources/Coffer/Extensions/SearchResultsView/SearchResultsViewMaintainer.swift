@@ -82,7 +82,7 @@ final class SearchResultsViewMaintainer: ViewMaintainer<SearchResultsViewTransac
         view.pendingRows = [:]
         guard hasOwnGrouping else { return }
         try view.removeAllRows()
-        if configuration.snippetOptions != nil { try view.searchStore.removeAllSnippets() }
+        if configuration.keepsResultInfo { try view.searchStore.removeAllInfo() }
     }
 
     // MARK: Commit

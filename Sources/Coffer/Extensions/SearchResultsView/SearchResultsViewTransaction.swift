@@ -10,6 +10,9 @@ public final class SearchResultsViewTransaction: ViewTransaction {
     private var knownQuery: String??
     private var placesAtFlushCache: Bool?
 
+    /// One match of the query.
+    typealias Match = FullTextSearchTransaction.Match
+
     /// How a row changed before it could be placed.
     enum PendingChange {
         /// It entered the database or the parent view: a reader learns of it only if it is placed.
@@ -53,11 +56,22 @@ public final class SearchResultsViewTransaction: ViewTransaction {
     /// keeps no snippets (``SearchResultsView/snippetOptions``).
     /// - Throws: ``DatabaseError`` from reading, `.misuse` after the transaction ended.
     public func snippet(forKey key: String, inCollection collection: String?) throws -> String? {
-        guard configuration.snippetOptions != nil,
-            let rowid = try context.rowid(forKey: key, inCollection: collection),
-            try group(ofRow: rowid) != nil
+        guard configuration.snippetOptions != nil else { return nil }
+        return try info(forKey: key, inCollection: collection)?.snippet
+    }
+
+    /// The BM25 relevance of the result `key` in `collection` (higher is better), or nil when it
+    /// is not a result or the view is not ranked (``SearchResultsView/Source/ranked(_:columnWeights:)``).
+    /// - Throws: ``DatabaseError`` from reading, `.misuse` after the transaction ended.
+    public func relevance(forKey key: String, inCollection collection: String?) throws -> Double? {
+        guard configuration.relevanceWeights != nil else { return nil }
+        return try info(forKey: key, inCollection: collection)?.score
+    }
+
+    private func info(forKey key: String, inCollection collection: String?) throws -> SearchResultInfo? {
+        guard let rowid = try context.rowid(forKey: key, inCollection: collection), try group(ofRow: rowid) != nil
         else { return nil }
-        return try searchStore.snippet(ofRow: rowid)
+        return try searchStore.info(ofRow: rowid)
     }
 
     // MARK: Searching
@@ -103,16 +117,12 @@ public final class SearchResultsViewTransaction: ViewTransaction {
     func replaceResults(with query: String, shouldAbort: () -> Bool) throws -> Bool {
         _ = try context.writeTransaction()
         try prepareToWrite()
-        let matches =
-            query.isEmpty
-            ? [:]
-            : try fullTextSearch().matchingRowids(
-                query, snippet: configuration.snippetOptions, shouldStop: shouldAbort)
+        let matches = query.isEmpty ? [:] : try findMatches(query, shouldStop: shouldAbort)
         try searchStore.setQuery(query)
         knownQuery = .some(query)
         // Every row is compared with the new query below, so nothing waits any more.
         pendingRows = [:]
-        if configuration.snippetOptions != nil { try searchStore.removeAllSnippets() }
+        if configuration.keepsResultInfo { try searchStore.removeAllInfo() }
         if matches.isEmpty {
             if try numberOfItemsInAllGroups() > 0 { try removeAllRows() }
             return true
@@ -130,21 +140,13 @@ public final class SearchResultsViewTransaction: ViewTransaction {
                 try remove(rowid, key: key, from: group)
             }
         }
-        let finished =
-            try configuration.parentName == nil
-            ? placeSorted(matches, shouldAbort) : placeInParentOrder(matches, shouldAbort)
-        // Even a search abandoned half way keeps the snippets of the rows it placed.
-        if configuration.snippetOptions != nil {
-            for (rowid, snippet) in matches where try group(ofRow: rowid) != nil {
-                try searchStore.setSnippet(snippet, ofRow: rowid)
-            }
-        }
-        return finished
+        if configuration.parentName != nil { return try placeInParentOrder(matches, shouldAbort) }
+        return try placeSorted(matches, shouldAbort)
     }
 
     /// Places the matches that are not shown yet where the parent has them, in the parent's
     /// order group by group.
-    private func placeInParentOrder(_ matches: [Int64: String], _ shouldAbort: () -> Bool) throws -> Bool {
+    private func placeInParentOrder(_ matches: [Int64: Match], _ shouldAbort: () -> Bool) throws -> Bool {
         let parent = try parent()
         var arriving: [(group: String, index: Int, rowid: Int64)] = []
         for rowid in matches.keys where try group(ofRow: rowid) == nil {
@@ -159,19 +161,54 @@ public final class SearchResultsViewTransaction: ViewTransaction {
             guard let key = try key(ofRow: arrival.rowid),
                 configuration.allowedCollections.isAllowed(key.collection)
             else { continue }
+            try keepInfo(matches[arrival.rowid], ofRow: arrival.rowid)
             try insertInParentOrder(arrival.rowid, key: key, into: arrival.group, parent: parent)
         }
+        try keepInfoOfRowsThatStayed(matches)
         return true
     }
 
+    /// Keeps the snippets and relevance of the matches that were shown already.
+    private func keepInfoOfRowsThatStayed(_ matches: [Int64: Match]) throws {
+        guard configuration.keepsResultInfo else { return }
+        for (rowid, match) in matches where try group(ofRow: rowid) != nil {
+            try searchStore.setInfo(SearchResultInfo(snippet: match.snippet, score: match.score), ofRow: rowid)
+        }
+    }
+
     /// Places the matches that are not shown yet by the view's grouping and sorting.
-    private func placeSorted(_ matches: [Int64: String], _ shouldAbort: () -> Bool) throws -> Bool {
-        for (count, rowid) in matches.keys.sorted().enumerated() where try group(ofRow: rowid) == nil {
+    private func placeSorted(_ matches: [Int64: Match], _ shouldAbort: () -> Bool) throws -> Bool {
+        // Rows that stayed keep their place, but a ranked view's order depends on the new scores.
+        if configuration.relevanceWeights != nil, try numberOfItemsInAllGroups() > 0 {
+            try removeAllRows(recordingEachRow: true)
+        }
+        var arriving = matches.keys.sorted()
+        if configuration.relevanceWeights != nil {
+            // Best first, so each lands at the end of its group after one comparison.
+            arriving.sort { rankedBefore(matches[$0]?.score ?? 0, $0, matches[$1]?.score ?? 0, $1) }
+        }
+        for (count, rowid) in arriving.enumerated() where try group(ofRow: rowid) == nil {
             if count % 64 == 63, shouldAbort() { return false }
             guard let row = try rowForGrouping(rowid), let group = try ownGroup(of: row) else { continue }
-            try insertSorted(row, into: group)
+            try keepInfo(matches[rowid], ofRow: rowid)
+            try insertSorted(row, into: group, score: matches[rowid]?.score ?? 0)
         }
+        try keepInfoOfRowsThatStayed(matches)
         return true
+    }
+
+    private func keepInfo(_ match: Match?, ofRow rowid: Int64) throws {
+        guard configuration.keepsResultInfo else { return }
+        try searchStore.setInfo(match.map { SearchResultInfo(snippet: $0.snippet, score: $0.score) }, ofRow: rowid)
+    }
+
+    /// The matches of `query` with what the view keeps of each.
+    private func findMatches(
+        _ query: String, within rowids: ClosedRange<Int64>? = nil, shouldStop: () -> Bool = { false }
+    ) throws -> [Int64: Match] {
+        try fullTextSearch().matches(
+            query, within: rowids, snippet: configuration.snippetOptions, relevance: configuration.relevanceWeights,
+            shouldStop: shouldStop)
     }
 
     // MARK: Live updates
@@ -213,9 +250,8 @@ public final class SearchResultsViewTransaction: ViewTransaction {
             pendingRows[rowid] = pendingRows[rowid].map { $0.merged(with: change) } ?? change
             return
         }
-        let matches = try fullTextSearch().matchingRowids(
-            query, within: rowid...rowid, snippet: configuration.snippetOptions)
-        try resolve(rowid, change, snippet: matches[rowid])
+        let matches = try findMatches(query, within: rowid...rowid)
+        try resolve(rowid, change, match: matches[rowid])
     }
 
     /// Places every row waiting for the full-text table, which is current now.
@@ -224,20 +260,19 @@ public final class SearchResultsViewTransaction: ViewTransaction {
         pendingRows = [:]
         guard let first = rows.keys.min(), let last = rows.keys.max(), let query = try query(), !query.isEmpty
         else { return }
-        let matches = try fullTextSearch().matchingRowids(
-            query, within: first...last, snippet: configuration.snippetOptions)
+        let matches = try findMatches(query, within: first...last)
         for rowid in rows.keys.sorted() {
-            if let change = rows[rowid] { try resolve(rowid, change, snippet: matches[rowid]) }
+            if let change = rows[rowid] { try resolve(rowid, change, match: matches[rowid]) }
         }
     }
 
-    /// Puts row `rowid` where it belongs now: in the view when it matches (`snippet` non-nil) and
+    /// Puts row `rowid` where it belongs now: in the view when it matches (`match` non-nil) and
     /// its group is allowed, out of it otherwise.
-    private func resolve(_ rowid: Int64, _ change: PendingChange, snippet: String?) throws {
+    private func resolve(_ rowid: Int64, _ change: PendingChange, match: Match?) throws {
         let current = try group(ofRow: rowid)
         let row = try rowForGrouping(rowid)
         var target: String?
-        if let row, snippet != nil, configuration.allowedCollections.isAllowed(row.collection) {
+        if let row, match != nil, configuration.allowedCollections.isAllowed(row.collection) {
             if configuration.parentName != nil {
                 target = try parent().group(ofRow: rowid).flatMap {
                     configuration.allowedGroups.isAllowed($0) ? $0 : nil
@@ -250,24 +285,25 @@ public final class SearchResultsViewTransaction: ViewTransaction {
             // Gone from the database: its removal took it out already.
             return
         }
+        let score = match?.score ?? 0
         if let current, current == target, let index = try withList(current, { try $0.index(of: rowid) }),
-            try configuration.parentName != nil || staysInPlace(row, at: index, in: current)
+            try configuration.parentName != nil || staysInPlace(row, at: index, in: current, score: score)
         {
+            try keepInfo(match, ofRow: rowid)
             if case .updated(let parts) = change {
                 try noteUpdated(rowid, key: row.collectionKey, group: current, index: index, parts: parts)
             }
         } else {
             if let current { try remove(rowid, key: row.collectionKey, from: current) }
+            // Kept before placing: a ranked view compares the scores it keeps.
+            try keepInfo(target == nil ? nil : match, ofRow: rowid)
             if let target {
                 if configuration.parentName != nil {
                     try insertInParentOrder(rowid, key: row.collectionKey, into: target, parent: parent())
                 } else {
-                    try insertSorted(row, into: target)
+                    try insertSorted(row, into: target, score: score)
                 }
             }
-        }
-        if configuration.snippetOptions != nil {
-            try searchStore.setSnippet(target == nil ? nil : snippet, ofRow: rowid)
         }
     }
 
@@ -278,7 +314,7 @@ public final class SearchResultsViewTransaction: ViewTransaction {
     /// Takes row `rowid` (`key`) out of `group`, with its snippet.
     func leave(_ rowid: Int64, key: CollectionKey, from group: String) throws {
         try remove(rowid, key: key, from: group)
-        if configuration.snippetOptions != nil { try searchStore.setSnippet(nil, ofRow: rowid) }
+        if configuration.keepsResultInfo { try searchStore.setInfo(nil, ofRow: rowid) }
     }
 
     // MARK: Extensions this one builds on
@@ -318,19 +354,27 @@ public final class SearchResultsViewTransaction: ViewTransaction {
 
     /// Row `rowid` with what the grouping and sorting read (the key only over a parent view).
     private func rowForGrouping(_ rowid: Int64) throws -> ExtensionRow? {
-        guard case .grouping(let grouping, let sorting) = configuration.source else {
+        switch configuration.source {
+        case .parentView:
             return try context.row(forRowid: rowid, readingObject: false, readingMetadata: false)
+        case .grouping(let grouping, let sorting):
+            return try context.row(
+                forRowid: rowid, readingObject: grouping.readsObject || sorting.kind.readsObject,
+                readingMetadata: grouping.readsMetadata || sorting.kind.readsMetadata)
+        case .ranked(let grouping, _):
+            return try context.row(
+                forRowid: rowid, readingObject: grouping.readsObject, readingMetadata: grouping.readsMetadata)
         }
-        return try context.row(
-            forRowid: rowid, readingObject: grouping.readsObject || sorting.kind.readsObject,
-            readingMetadata: grouping.readsMetadata || sorting.kind.readsMetadata)
     }
 
     /// The group the view's own grouping gives `row`, if allowed.
     private func ownGroup(of row: ExtensionRow) throws -> String? {
-        guard case .grouping(let grouping, _) = configuration.source,
-            configuration.allowedCollections.isAllowed(row.collection)
-        else { return nil }
+        let grouping: ViewGrouping
+        switch configuration.source {
+        case .parentView: return nil
+        case .grouping(let own, _), .ranked(let own, _): grouping = own
+        }
+        guard configuration.allowedCollections.isAllowed(row.collection) else { return nil }
         var group: String?
         try grouping.fill(&group, for: row, in: context.transaction())
         guard let group, configuration.allowedGroups.isAllowed(group) else { return nil }
@@ -342,9 +386,13 @@ public final class SearchResultsViewTransaction: ViewTransaction {
         return nil
     }
 
-    /// Inserts `row` into `group` by the sorting, after the rows that compare the same.
-    private func insertSorted(_ row: ExtensionRow, into group: String) throws {
-        guard let sorting else { return }
+    /// Inserts `row` into `group` by the sorting (after the rows that compare the same), or by
+    /// `score` in a ranked view.
+    private func insertSorted(_ row: ExtensionRow, into group: String, score: Double) throws {
+        guard let sorting else {
+            try insertRanked(row, into: group, score: score)
+            return
+        }
         let transaction = try context.transaction()
         let count = try numberOfItems(inGroup: group)
         var (low, high) = (0, count)
@@ -367,9 +415,10 @@ public final class SearchResultsViewTransaction: ViewTransaction {
         try insert(row.rowid, key: row.collectionKey, into: group, at: low)
     }
 
-    /// Whether the changed `row`, at `index` of `group`, still sorts between its neighbours.
-    private func staysInPlace(_ row: ExtensionRow, at index: Int, in group: String) throws -> Bool {
-        guard let sorting else { return true }
+    /// Whether the changed `row`, at `index` of `group`, still sorts between its neighbours (or,
+    /// ranked, still has the score it is placed by).
+    private func staysInPlace(_ row: ExtensionRow, at index: Int, in group: String, score: Double) throws -> Bool {
+        guard let sorting else { return try searchStore.info(ofRow: row.rowid)?.score == score }
         let transaction = try context.transaction()
         if index > 0,
             try sorting.compare(transaction, group, self.row(at: index - 1, inGroup: group, reading: sorting.kind), row)
@@ -384,6 +433,29 @@ public final class SearchResultsViewTransaction: ViewTransaction {
             return false
         }
         return true
+    }
+
+    /// Whether a row with `score` and `rowid` comes before one with `otherScore` and `otherRowid`:
+    /// the better score first, ties in rowid order.
+    private func rankedBefore(_ score: Double, _ rowid: Int64, _ otherScore: Double, _ otherRowid: Int64) -> Bool {
+        score != otherScore ? score > otherScore : rowid < otherRowid
+    }
+
+    /// Inserts `row` into `group` of a ranked view by binary search on the kept scores.
+    private func insertRanked(_ row: ExtensionRow, into group: String, score: Double) throws {
+        func before(_ index: Int) throws -> Bool {
+            guard let other = try withList(group, { try $0.rowid(at: index) }) else { throw goneRow(in: group) }
+            let otherScore = try searchStore.info(ofRow: other)?.score ?? 0
+            return rankedBefore(score, row.rowid, otherScore, other)
+        }
+        let count = try numberOfItems(inGroup: group)
+        var (low, high) = (0, count)
+        if count > 0, try !before(count - 1) { low = count }
+        while low < high {
+            let middle = (low + high) / 2
+            if try before(middle) { high = middle } else { low = middle + 1 }
+        }
+        try insert(row.rowid, key: row.collectionKey, into: group, at: low)
     }
 
     /// Inserts `rowid` where the parent's order puts it among this group's rows, by binary search
