@@ -123,77 +123,114 @@ public final class SearchResultsViewTransaction: ViewTransaction {
         // Every row is compared with the new query below, so nothing waits any more.
         pendingRows = [:]
         if configuration.keepsResultInfo { try searchStore.removeAllInfo() }
-        if matches.isEmpty {
-            if try numberOfItemsInAllGroups() > 0 { try removeAllRows() }
-            return true
+        if matches.isEmpty || configuration.relevanceWeights != nil {
+            // A ranked view's order depends on the new scores, so no row keeps its place.
+            if try numberOfItemsInAllGroups() > 0 { try removeAllRows(recordingEachRow: !matches.isEmpty) }
+            if matches.isEmpty { return true }
         }
         // The rows that no longer match leave, last first, so each index is the row's own.
         for group in try groups() {
-            var leaving: [(rowid: Int64, index: Int)] = []
+            var leaving: [Int64] = []
+            var staying: [Int64] = []
             try withList(group) { list in
-                try list.enumerate { index, rowid, _ in
-                    if matches[rowid] == nil { leaving.append((rowid, index)) }
+                try list.enumerate { _, rowid, _ in
+                    if matches[rowid] == nil { leaving.append(rowid) } else { staying.append(rowid) }
                 }
             }
-            for (rowid, _) in leaving.reversed() {
+            for rowid in leaving.reversed() {
                 guard let key = try key(ofRow: rowid) else { throw goneRow(in: group) }
                 try remove(rowid, key: key, from: group)
             }
+            for rowid in staying { try keepInfo(matches[rowid], ofRow: rowid) }
         }
         if configuration.parentName != nil { return try placeInParentOrder(matches, shouldAbort) }
         return try placeSorted(matches, shouldAbort)
     }
 
-    /// Places the matches that are not shown yet where the parent has them, in the parent's
-    /// order group by group.
+    /// Places the matches that are not shown yet where the parent has them.
+    ///
+    /// They are taken in the parent's order and merged into each group in one walk over its rows,
+    /// which costs O(rows + arrivals) lookups of a parent index rather than a binary search each.
     private func placeInParentOrder(_ matches: [Int64: Match], _ shouldAbort: () -> Bool) throws -> Bool {
         let parent = try parent()
-        var arriving: [(group: String, index: Int, rowid: Int64)] = []
+        var arriving: [String: [(index: Int, rowid: Int64)]] = [:]
         for rowid in matches.keys where try group(ofRow: rowid) == nil {
             guard let group = try parent.group(ofRow: rowid), configuration.allowedGroups.isAllowed(group),
                 let index = try parent.withList(group, { try $0.index(of: rowid) })
             else { continue }
-            arriving.append((group, index, rowid))
+            arriving[group, default: []].append((index, rowid))
         }
-        arriving.sort { ($0.group, $0.index) < ($1.group, $1.index) }
-        for (count, arrival) in arriving.enumerated() {
-            if count % 64 == 63, shouldAbort() { return false }
-            guard let key = try key(ofRow: arrival.rowid),
-                configuration.allowedCollections.isAllowed(key.collection)
-            else { continue }
-            try keepInfo(matches[arrival.rowid], ofRow: arrival.rowid)
-            try insertInParentOrder(arrival.rowid, key: key, into: arrival.group, parent: parent)
+        var placed = 0
+        for (group, rows) in arriving.sorted(by: { $0.key < $1.key }) {
+            var position = 0
+            for arrival in rows.sorted(by: { $0.index < $1.index }) {
+                placed += 1
+                if placed % 64 == 0, shouldAbort() { return false }
+                guard let key = try key(ofRow: arrival.rowid),
+                    configuration.allowedCollections.isAllowed(key.collection)
+                else { continue }
+                let count = try numberOfItems(inGroup: group)
+                while position < count,
+                    try parentIndex(ofRowAt: position, inGroup: group, parent: parent) < arrival.index
+                {
+                    position += 1
+                }
+                try keepInfo(matches[arrival.rowid], ofRow: arrival.rowid)
+                try insert(arrival.rowid, key: key, into: group, at: position)
+                position += 1
+            }
         }
-        try keepInfoOfRowsThatStayed(matches)
         return true
     }
 
-    /// Keeps the snippets and relevance of the matches that were shown already.
-    private func keepInfoOfRowsThatStayed(_ matches: [Int64: Match]) throws {
-        guard configuration.keepsResultInfo else { return }
-        for (rowid, match) in matches where try group(ofRow: rowid) != nil {
-            try searchStore.setInfo(SearchResultInfo(snippet: match.snippet, score: match.score), ofRow: rowid)
-        }
-    }
-
-    /// Places the matches that are not shown yet by the view's grouping and sorting.
+    /// Places the matches that are not shown yet by the view's grouping and its sorting (or
+    /// relevance).
+    ///
+    /// Each group's arrivals are sorted in memory, then merged into the group in one walk over
+    /// its rows: O(a log a + rows) comparisons, each row read once, rather than a binary search
+    /// (and log n row reads) per arrival.
     private func placeSorted(_ matches: [Int64: Match], _ shouldAbort: () -> Bool) throws -> Bool {
-        // Rows that stayed keep their place, but a ranked view's order depends on the new scores.
-        if configuration.relevanceWeights != nil, try numberOfItemsInAllGroups() > 0 {
-            try removeAllRows(recordingEachRow: true)
-        }
-        var arriving = matches.keys.sorted()
-        if configuration.relevanceWeights != nil {
-            // Best first, so each lands at the end of its group after one comparison.
-            arriving.sort { rankedBefore(matches[$0]?.score ?? 0, $0, matches[$1]?.score ?? 0, $1) }
-        }
-        for (count, rowid) in arriving.enumerated() where try group(ofRow: rowid) == nil {
-            if count % 64 == 63, shouldAbort() { return false }
+        var arriving: [String: [ExtensionRow]] = [:]
+        for rowid in matches.keys where try group(ofRow: rowid) == nil {
             guard let row = try rowForGrouping(rowid), let group = try ownGroup(of: row) else { continue }
-            try keepInfo(matches[rowid], ofRow: rowid)
-            try insertSorted(row, into: group, score: matches[rowid]?.score ?? 0)
+            arriving[group, default: []].append(row)
         }
-        try keepInfoOfRowsThatStayed(matches)
+        let transaction = try context.transaction()
+        var placed = 0
+        for (group, rows) in arriving.sorted(by: { $0.key < $1.key }) {
+            let sorted: [ExtensionRow]
+            // Whether an arrival goes before the row at an index of the group.
+            let goesBefore: (ExtensionRow, Int) throws -> Bool
+            if let sorting {
+                sorted = try rows.sorted { left, right in
+                    let order = try sorting.compare(transaction, group, left, right)
+                    return order == .orderedSame ? left.rowid < right.rowid : order == .orderedAscending
+                }
+                goesBefore = { arrival, index in
+                    let other = try self.row(at: index, inGroup: group, reading: sorting.kind)
+                    return try sorting.compare(transaction, group, arrival, other) == .orderedAscending
+                }
+            } else {
+                let score = { (rowid: Int64) in matches[rowid]?.score ?? 0 }
+                sorted = rows.sorted { rankedBefore(score($0.rowid), $0.rowid, score($1.rowid), $1.rowid) }
+                goesBefore = { arrival, index in
+                    guard let other = try self.withList(group, { try $0.rowid(at: index) }) else {
+                        throw self.goneRow(in: group)
+                    }
+                    return self.rankedBefore(score(arrival.rowid), arrival.rowid, score(other), other)
+                }
+            }
+            var position = 0
+            for row in sorted {
+                placed += 1
+                if placed % 64 == 0, shouldAbort() { return false }
+                let count = try numberOfItems(inGroup: group)
+                while position < count, try !goesBefore(row, position) { position += 1 }
+                try keepInfo(matches[row.rowid], ofRow: row.rowid)
+                try insert(row.rowid, key: row.collectionKey, into: group, at: position)
+                position += 1
+            }
+        }
         return true
     }
 
