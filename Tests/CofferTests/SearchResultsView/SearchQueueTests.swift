@@ -138,3 +138,26 @@ extension SearchResultsViewTests {
         try Self.expectResults(writer, Self.expectedKeys(forWord: 7), query: "w7", term: "w7", form)
     }
 }
+
+extension SearchResultsViewTests {
+    @Test func aCancelledSearchThrowsAndLeavesThePreviousResults() async throws {
+        let test = try TestDatabase()
+        let form = Form(overParent: false, persistent: true, snippets: false)
+        try Self.register(form, in: test.database)
+        let writer = try test.connection()
+        try Self.addNotes(writer)
+        try Self.search(writer, "hello")
+        let queue = SearchQueue()
+        let task = Task {
+            while !Task.isCancelled { await Task.yield() }
+            try await writer.search("world", inView: "results", queue: queue)
+        }
+        task.cancel()
+        let result = await task.result
+        #expect(throws: DatabaseError.self) { try result.get() }
+        #expect((try? result.get()) == nil)
+        if case .failure(let error as DatabaseError) = result { #expect(error.code == .cancelled) }
+        try Self.expectResults(writer, ["n1", "n2", "n6"], query: "hello", term: "hello", form)
+        #expect(queue.enqueuedQueryCount == 0)
+    }
+}
