@@ -32,6 +32,10 @@ extension SearchResultsViewTests {
                     now
                 ])
             shown = now
+            // No snippet outlives its row's place in the view.
+            if form.snippets {
+                try reader.read { tx throws in #expect(try Self.view(tx).searchStore.infoCount() == now.count) }
+            }
         }
         try Self.search(writer, "hello")
         try advance()

@@ -29,9 +29,8 @@ final class SearchResultsViewMaintainer: ViewMaintainer<SearchResultsViewTransac
             if try view.group(ofRow: rowid) == group { try view.leave(rowid, key: key, from: group) }
         case .cleared(let group, let rowsStay):
             try view.prepareToWrite()
+            try view.forgetInfo(ofRowsIn: group)
             try view.removeAll(inGroup: group, recordingEachRow: rowsStay)
-        // Snippets of rows that left stay behind unread: a row only shows its snippet while
-        // it is in the view, and the next search or its return replaces it.
         }
     }
 

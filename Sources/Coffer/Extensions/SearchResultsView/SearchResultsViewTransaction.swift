@@ -348,6 +348,14 @@ public final class SearchResultsViewTransaction: ViewTransaction {
         DatabaseError(.corrupt, "group \"\(group)\" of view \"\(registeredName)\" lists a row that is gone")
     }
 
+    /// Drops the snippets and relevance of every row of `group`, which is about to be cleared.
+    func forgetInfo(ofRowsIn group: String) throws {
+        guard configuration.keepsResultInfo, try numberOfItems(inGroup: group) > 0 else { return }
+        var rowids: [Int64] = []
+        try withList(group) { list in try list.enumerate { _, rowid, _ in rowids.append(rowid) } }
+        for rowid in rowids { try searchStore.setInfo(nil, ofRow: rowid) }
+    }
+
     /// Takes row `rowid` (`key`) out of `group`, with its snippet.
     func leave(_ rowid: Int64, key: CollectionKey, from group: String) throws {
         try remove(rowid, key: key, from: group)
