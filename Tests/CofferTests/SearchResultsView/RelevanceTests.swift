@@ -110,4 +110,25 @@ extension SearchResultsViewTests {
         try Self.search(writer, "cipher OR body")
         #expect(try Self.keys(writer) == ["once", "title"])
     }
+
+    @Test func aRankedViewNeedsFTS4AndKnownColumns() throws {
+        let test = try TestDatabase()
+        try test.database.register(
+            FullTextSearch(
+                columns: ["body"], handler: .object(String.self) { row, text in text["body"] = row.object },
+                version: .fts3),
+            withName: "old")
+        try test.database.register(Self.titledSearch(), withName: "fts")
+        let onFTS3 = SearchResultsView(fullTextSearchName: "old", source: .ranked(.key { _, group in group = "" }))
+        let error = #expect(throws: DatabaseError.self) { try test.database.register(onFTS3, withName: "ranked") }
+        #expect(error?.code == .unsupportedFeature)
+        let unknown = SearchResultsView(
+            fullTextSearchName: "fts", source: .ranked(.key { _, group in group = "" }, columnWeights: ["nope": 2]),
+            isPersistent: false)
+        let unknownError = #expect(throws: DatabaseError.self) {
+            try test.database.register(unknown, withName: "ranked")
+        }
+        #expect(unknownError?.code == .invalidQuery)
+        #expect(test.database.registeredExtension("ranked") == nil)
+    }
 }

@@ -387,8 +387,10 @@ public final class SearchResultsViewTransaction: ViewTransaction {
 
     /// Checks at registration that the extensions the view names exist and are of the right kinds.
     func checkConfiguration() throws {
-        _ = try fullTextSearch()
+        let search = try fullTextSearch()
         if configuration.parentName != nil { _ = try parent() }
+        // A ranked view needs FTS4 and weights of columns the search has: say so now, not at the first search.
+        if let weights = configuration.relevanceWeights { _ = try search.relevanceFunction(weights) }
     }
 
     // MARK: Placing rows
