@@ -1,7 +1,7 @@
 import Coffer
 import Foundation
 
-/// Q1f, Q1p and W1q: what a SearchResultsView costs a search and a write.
+/// Q1f, Q1p, W1q and W1qa: what a SearchResultsView costs a search and a write.
 ///
 /// Every database holds N notes (N = the run's record count) in the collection `notes`, note i
 /// reading "note i about word<i % 100> in encrypted storage", so each word matches N / 100 notes
@@ -13,9 +13,11 @@ import Foundation
 /// `insertCount` one-row transactions, each inserting a new note (one in a hundred matches the
 /// live query), into the database with the own-grouping view live on "word7", and the same into a
 /// database with only the FullTextSearch: `vs_fts_only` is the ratio of their times per insert.
+/// W1qa does the same after a search for "encrypted", which every note matches (N results), so
+/// every insert is placed in the view and the live query's doclist is N entries long.
 struct SearchResultsSuite: BenchmarkSuite {
     let implementation = "CofferSearch"
-    let workloads = [WorkloadInfo("Q1f"), WorkloadInfo("Q1p"), WorkloadInfo("W1q")]
+    let workloads = [WorkloadInfo("Q1f"), WorkloadInfo("Q1p"), WorkloadInfo("W1q"), WorkloadInfo("W1qa")]
 
     /// The collection of the notes.
     static let collection = "notes"
@@ -41,19 +43,25 @@ struct SearchResultsSuite: BenchmarkSuite {
                 key: "search",
                 value: "notes=N,word<i%100>-in-each,FTS4(text),Q1f=own-grouping-view,Q1p=view-over-AutoView,"
                     + "median-of-\(Self.searchRepetitions)-searches-each-replacing-N/100-results,"
-                    + "W1q=\(Self.insertCount)-one-row-transactions-with-the-view-live-vs-FTS-only"
+                    + "W1q=\(Self.insertCount)-one-row-transactions-with-the-view-live-vs-FTS-only,"
+                    + "W1qa=the-same-with-a-query-every-note-matches"
             )
         ]
         let count = context.records.users.count
-        if selected.contains("Q1f") || selected.contains("W1q") {
+        let insertWorkloads = ["W1q", "W1qa"].filter(selected.contains)
+        if selected.contains("Q1f") || !insertWorkloads.isEmpty {
             try withDatabase(.ownGrouping, count: count, context: context) { connection in
                 if selected.contains("Q1f") { report.results.append(try searches("Q1f", connection, count: count)) }
-                if selected.contains("W1q") {
-                    let live = try inserts(connection, count: count)
-                    let alone = try withDatabase(.searchOnly, count: count, context: context) {
-                        try inserts($0, count: count)
-                    }
-                    var result = WorkloadResult(id: "W1q", ops: Self.insertCount, seconds: live)
+                guard !insertWorkloads.isEmpty else { return }
+                let alone = try withDatabase(.searchOnly, count: count, context: context) {
+                    try inserts($0, from: count, query: nil)
+                }
+                var next = count
+                for id in insertWorkloads {
+                    let query = id == "W1q" ? ("word7", count / 100 + (7 < count % 100 ? 1 : 0)) : ("encrypted", next)
+                    let live = try inserts(connection, from: next, query: query)
+                    next += Self.insertCount
+                    var result = WorkloadResult(id: id, ops: Self.insertCount, seconds: live)
                     result.extra.append((name: "fts_only_seconds", value: String(format: "%.4f", alone)))
                     result.extra.append((name: "vs_fts_only", value: String(format: "%.3f", live / alone)))
                     report.results.append(result)
@@ -147,12 +155,12 @@ struct SearchResultsSuite: BenchmarkSuite {
         }
     }
 
-    /// The time of `insertCount` one-row transactions, with the view (if any) live on "word7".
-    private func inserts(_ connection: Connection, count: Int) throws -> Double {
-        let live = connection.database.registeredExtension("results") != nil
-        if live { try search(connection, "word7", expecting: count / 100 + (7 < count % 100 ? 1 : 0)) }
+    /// The time of `insertCount` one-row transactions of notes `first`…, with the view live on
+    /// `query` (searched first, untimed, expecting its number of results) when given.
+    private func inserts(_ connection: Connection, from first: Int, query: (String, Int)?) throws -> Double {
+        if let (word, expected) = query { try search(connection, word, expecting: expected) }
         return try Stopwatch.measure {
-            for index in count..<(count + Self.insertCount) {
+            for index in first..<(first + Self.insertCount) {
                 try connection.readWrite { tx in
                     try tx.setObject(
                         "note \(index) about word\(index % 100) in encrypted storage", forKey: Self.key(index),
