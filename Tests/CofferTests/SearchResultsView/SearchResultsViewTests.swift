@@ -42,20 +42,22 @@ import Testing
             allowedCollections: .only(["notes"]))
     }
 
-    static func results(_ form: Form) -> SearchResultsView {
-        SearchResultsView(
+    static func results(_ form: Form, probeThreshold: Int? = nil) -> SearchResultsView {
+        var view = SearchResultsView(
             fullTextSearchName: "fts",
             source: form.overParent
                 ? .parentView("order") : .grouping(.key { _, group in group = "" }, sorting: byKey),
             snippetOptions: form.snippets ? .init(startMatch: "[", endMatch: "]", ellipsis: "…") : nil,
             allowedCollections: .only(["notes"]), isPersistent: form.persistent)
+        if let probeThreshold { view.probeThreshold = probeThreshold }
+        return view
     }
 
     /// Registers the search, then the parent (when there is one), then the view, in `database`.
-    static func register(_ form: Form, in database: Database) throws {
+    static func register(_ form: Form, in database: Database, probeThreshold: Int? = nil) throws {
         try database.register(search(), withName: "fts")
         if form.overParent { try database.register(parentView(persistent: form.persistent), withName: "order") }
-        try database.register(results(form), withName: "results")
+        try database.register(results(form, probeThreshold: probeThreshold), withName: "results")
     }
 
     static let notes = [

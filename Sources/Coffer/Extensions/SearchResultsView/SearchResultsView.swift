@@ -51,6 +51,9 @@ public struct SearchResultsView: DatabaseExtension {
     public let versionTag: String
     /// Whether the view keeps its pages, snippets and query in the file, or only in memory.
     public let isPersistent: Bool
+    /// From how many results on a persistent, unranked view checks a written row in its one-row
+    /// probe table instead of walking the query's doclist in the search's table.
+    var probeThreshold = 2_000
 
     /// A search view over the full-text search registered as `fullTextSearchName`.
     public init(
@@ -78,13 +81,15 @@ public struct SearchResultsView: DatabaseExtension {
         return names
     }
 
-    /// The page, map and result (snippet and relevance) tables of a persistent view; none for one in memory.
+    /// The page, map, result (snippet and relevance) and probe tables of a persistent view; none
+    /// for one in memory.
     public func tableNames(registeredName: String) -> [String] {
         guard isPersistent else { return [] }
         return [
             AutoView.pageTableName(registeredName: registeredName),
             AutoView.mapTableName(registeredName: registeredName),
             Self.resultTableName(registeredName: registeredName),
+            FullTextSearch.tableName(registeredName: Self.probeName(registeredName: registeredName)),
         ]
     }
 
@@ -101,6 +106,10 @@ public struct SearchResultsView: DatabaseExtension {
 
     /// The table of each result's snippet and relevance, for a view registered as `registeredName`.
     public static func resultTableName(registeredName: String) -> String { "view_\(registeredName)_result" }
+
+    /// The name whose full-text table (`fts_<name>`) is the probe of a view registered as
+    /// `registeredName`: an FTS table of the search's definition that holds one row at a time.
+    static func probeName(registeredName: String) -> String { registeredName + "_probe" }
 
     /// The parent view's name, or nil for the forms with their own grouping.
     var parentName: String? {

@@ -9,6 +9,7 @@ final class SearchResultsViewMaintainer: ViewMaintainer<SearchResultsViewTransac
         try view.checkConfiguration()
         try super.createTables()
         try view.searchStore.createTables()
+        try view.createProbe()
     }
 
     /// A new view shows nothing until the first search.

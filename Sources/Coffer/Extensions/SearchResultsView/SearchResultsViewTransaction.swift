@@ -287,8 +287,62 @@ public final class SearchResultsViewTransaction: ViewTransaction {
             pendingRows[rowid] = pendingRows[rowid].map { $0.merged(with: change) } ?? change
             return
         }
-        let matches = try findMatches(query, within: rowid...rowid)
-        try resolve(rowid, change, match: matches[rowid])
+        if try usesProbe() {
+            try resolve(rowid, change, match: probe(rowid, query: query))
+        } else {
+            let matches = try findMatches(query, within: rowid...rowid)
+            try resolve(rowid, change, match: matches[rowid])
+        }
+    }
+
+    // MARK: The probe
+
+    /// The SQL of the probe table, an FTS table of the search's definition.
+    private func probeSQL() throws -> FullTextSearchSQL {
+        FullTextSearchSQL(
+            registeredName: SearchResultsView.probeName(registeredName: registeredName),
+            search: try fullTextSearch().search)
+    }
+
+    func createProbe() throws {
+        guard configuration.isPersistent else { return }
+        try context.tables.execute(probeSQL().derived.create)
+    }
+
+    /// Whether a written row is checked in the probe: a query matching many rows has a long
+    /// doclist, which FTS4 walks whole even for a query narrowed to one docid.
+    private func usesProbe() throws -> Bool {
+        guard configuration.isPersistent, configuration.relevanceWeights == nil else { return false }
+        return try numberOfItemsInAllGroups() >= configuration.probeThreshold
+    }
+
+    /// Row `rowid` as a match of `query` (with its snippet), or nil when it does not match:
+    /// checked on a copy of its entry in the probe, whose doclists are one entry long.
+    private func probe(_ rowid: Int64, query: String) throws -> Match? {
+        let probe = try probeSQL()
+        let search = try fullTextSearch()
+        let columns = (["rowid"] + search.search.columns).map(ExtensionTables.quote).joined(separator: ", ")
+        let source = ExtensionTables.quote(FullTextSearch.tableName(registeredName: search.registeredName))
+        try context.tables.run(
+            "INSERT INTO \(probe.derived.quotedTable) (\(columns)) SELECT \(columns) FROM \(source) WHERE \"rowid\" = ?",
+            [.integer(rowid)])
+        var match: Match?
+        if let options = configuration.snippetOptions {
+            try context.tables.query(probe.selectSnippets, try search.snippetArguments(options) + [.text(query)]) {
+                row, stop in
+                match = Match(snippet: row.text(at: 1), score: 0)
+                stop = true
+            }
+        } else {
+            try context.tables.query(probe.selectRowids, [.text(query)]) { _, stop in
+                match = Match(snippet: "", score: 0)
+                stop = true
+            }
+        }
+        // Emptied at once: the probe never keeps a row's text (a failure above fails the
+        // transaction, which takes the row back with it).
+        try context.tables.run(probe.derived.deleteAll)
+        return match
     }
 
     /// Places every row waiting for the full-text table, which is current now.
