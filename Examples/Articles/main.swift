@@ -22,6 +22,7 @@ let articles: [(name: String, run: (URL) async throws -> Void)] = [
     ("PreferencesAndCredentials", { try preferencesAndCredentials(in: $0) }),
     ("Observation", observation(in:)),
     ("GroupedViews", { try await groupedViews(in: $0)() }),
+    ("SearchField", { try await searchField(in: $0)() }),
 ]
 
 /// A harness check that failed: what was expected.

@@ -51,6 +51,7 @@ package final class SQLiteConnection: @unchecked Sendable {
         self.handle = db
         self.path = path
         sqlite3_extended_result_codes(db, 1)
+        registerRankingFunctions()
     }
 
     /// Whether ``close()`` has run; a closed connection must not be used again.

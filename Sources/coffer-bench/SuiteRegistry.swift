@@ -11,6 +11,7 @@ enum SuiteRegistry {
             CofferRawSuite(),
             CofferExtensionSuite(),
             CofferViewSuite(),
+            SearchResultsSuite(),
             BaselineScaleSuite(),
             CofferScaleSuite(),
         ]

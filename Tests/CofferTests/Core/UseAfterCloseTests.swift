@@ -149,6 +149,7 @@ import Testing
             }
         ),
         ("Connection.readWrite async", { f in _ = try await f.connection.readWrite { @Sendable _ in 1 } }),
+        ("Connection.search", { f in try await f.connection.search("q", inView: "results", queue: SearchQueue()) }),
         // An observation started after the close ends with `.closed` from its first read.
         ("Database.observe", { f in for try await _ in f.database.observe(.everything, fetch: { _ in 1 }) {} }),
         (
@@ -415,6 +416,7 @@ import Testing
         // A static conversion of two other files; it never touches an open database.
         "Database.encryptPlaintextDatabase",
         "Connection.read", "Connection.readWrite", "Connection.asyncRead", "Connection.asyncReadWrite",
+        "Connection.search",
         "Connection.flushTransactions", "Connection.beginLongLivedReadTransaction",
         "Connection.endLongLivedReadTransaction", "Connection.isInLongLivedReadTransaction", "Connection.flushMemory",
         "Connection.integrityCheck", "Connection.withExtensionState", "Connection.viewUpdates",

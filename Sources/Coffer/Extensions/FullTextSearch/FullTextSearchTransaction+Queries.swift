@@ -151,7 +151,7 @@ extension FullTextSearchTransaction {
     }
 
     /// The five `snippet()` arguments in the module's order.
-    private func snippetArguments(_ options: FullTextSearch.SnippetOptions) throws -> [DatabaseValue] {
+    func snippetArguments(_ options: FullTextSearch.SnippetOptions) throws -> [DatabaseValue] {
         guard (1...64).contains(options.tokenCount) else {
             throw DatabaseError.invalidQuery("a snippet's token count must be within 1...64")
         }
