@@ -28,6 +28,11 @@ final class RelationshipFileDeleter: Sendable {
         }
     }
 
+    /// Waits, blocking, until the deletions handed over so far ran (for tests).
+    func drainNow() {
+        queue.sync {}
+    }
+
     /// Removes `file`; one already gone is fine (a second deletion after a crash), and a failure
     /// leaves nothing to retry with, so it is ignored.
     static func remove(_ file: URL) {

@@ -220,3 +220,15 @@ extension RelationshipMaintainer {
         return source
     }
 }
+
+extension RelationshipTransaction {
+    /// The number of file deletions recorded and not yet known done (for tests).
+    func recordedFileDeletionCount() throws -> Int {
+        let maintainer = try live()
+        guard
+            case .integer(let count)? = try maintainer.context.tables.scalar(
+                "SELECT count(*) FROM \(maintainer.sql.files)")
+        else { return 0 }
+        return Int(count)
+    }
+}
