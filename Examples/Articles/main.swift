@@ -22,6 +22,7 @@ let articles: [(name: String, run: (URL) async throws -> Void)] = [
     ("PreferencesAndCredentials", { try preferencesAndCredentials(in: $0) }),
     ("Observation", observation(in:)),
     ("GroupedViews", { try await groupedViews(in: $0)() }),
+    ("Relationships", relationships(in:)),
 ]
 
 /// A harness check that failed: what was expected.
