@@ -9,8 +9,9 @@ struct Note: Codable, Sendable, RelationshipNode {
 
     var relationshipEdges: [RelationshipEdge] {
         attachments.map { file in
-            RelationshipEdge(name: "attachment", destination: .file(file),
-                             rules: .deleteDestinationIfSourceDeleted)
+            RelationshipEdge(
+                name: "attachment", destination: .file(file),
+                rules: .deleteDestinationIfSourceDeleted)
         }
     }
 }
@@ -34,8 +35,9 @@ func relationships(in directory: URL) async throws {
     try db.register(relationship, withName: "relationship")
 
     try await connection.readWrite { tx in
-        try tx.setObject(Note(title: "Trip", attachments: [photo, ticket]),
-                         forKey: "trip", inCollection: "notes")
+        try tx.setObject(
+            Note(title: "Trip", attachments: [photo, ticket]),
+            forKey: "trip", inCollection: "notes")
     }
     let attached = try await connection.read { tx in
         try tx.extension("relationship", as: RelationshipTransaction.self)
@@ -46,7 +48,7 @@ func relationships(in directory: URL) async throws {
     try await connection.readWrite { tx in
         try tx.removeObject(forKey: "trip", inCollection: "notes")
     }
-    await relationship.waitForFileDeletions()   // the files go after the commit, off this thread
+    await relationship.waitForFileDeletions()  // the files go after the commit, off this thread
     try expect(!exists(photo) && !exists(ticket), "removing the note deleted its files")  // harness
 
     try await connection.readWrite { tx in  // harness
@@ -56,9 +58,10 @@ func relationships(in directory: URL) async throws {
     try await connection.readWrite { tx in
         let edges = try tx.extension("relationship", as: RelationshipTransaction.self)
         for key in ["draft", "final"] {
-            try edges.addEdge(RelationshipEdge(
-                name: "thumbnail", source: CollectionKey(collection: "notes", key: key),
-                destination: .file(thumbnail), rules: .deleteDestinationIfAllSourcesDeleted))
+            try edges.addEdge(
+                RelationshipEdge(
+                    name: "thumbnail", source: CollectionKey(collection: "notes", key: key),
+                    destination: .file(thumbnail), rules: .deleteDestinationIfAllSourcesDeleted))
         }
     }
     try await connection.readWrite { tx in try tx.removeObject(forKey: "draft", inCollection: "notes") }  // harness
