@@ -142,6 +142,23 @@ extension RelationshipSuites {
             }
         }
 
+        /// A file attached again after an early flush recorded its deletion is kept.
+        @Test func aFileAttachedAgainInTheTransactionIsKept() throws {
+            let f = try S.fixture()
+            let dir = TemporaryDirectory()
+            let file = try makeFile(dir, "attachment")
+            try S.save(f.one, ["a": TestNode(files: [file.path])])
+            try f.one.readWrite { tx in
+                try tx.removeObject(forKey: "a", inCollection: "nodes")
+                try S.edges(tx).flush()
+                #expect(try S.edges(tx).recordedFileDeletionCount() == 1)
+                try tx.setObject(TestNode(files: [file.path]), forKey: "b", inCollection: "nodes")
+            }
+            f.relationship.fileDeleter.drainNow()
+            #expect(exists(file))
+            try f.two.read { tx throws in #expect(try S.edges(tx).recordedFileDeletionCount() == 0) }
+        }
+
         @Test func waitingForDeletionsAsynchronously() async throws {
             let f = try S.fixture()
             let dir = TemporaryDirectory()

@@ -188,6 +188,25 @@ extension RelationshipSuites {
             }
         }
 
+        /// Removing a row and writing it again in one transaction is a replacement (YapDatabase):
+        /// its removal's rules do not run and the edges into it come back.
+        @Test func removingAndRewritingARowInOneTransactionIsAReplacement() throws {
+            let f = try S.fixture()
+            try S.save(f.one, ["p": TestNode(children: ["c"]), "c": TestNode(children: ["g"]), "g": TestNode()])
+            try f.one.readWrite { tx in
+                try tx.removeObject(forKey: "c", inCollection: "nodes")
+                try tx.setObject(TestNode(children: ["g"]), forKey: "c", inCollection: "nodes")
+            }
+            #expect(try S.keys(f.two) == ["c", "g", "p"])
+            try f.two.read { tx throws in
+                #expect(try S.edges(tx).edgeCount(name: "child", source: S.node("p"), destination: S.row("c")) == 1)
+                #expect(try S.edges(tx).edgeCount(name: "child") == 2)
+            }
+            // The parent still owns the rewritten child.
+            try f.two.readWrite { tx in try tx.removeObject(forKey: "p", inCollection: "nodes") }
+            #expect(try S.keys(f.one).isEmpty)
+        }
+
         @Test func theNodeProtocolCanBeTurnedOffOrLimitedToCollections() throws {
             let off = try S.fixture(Relationship(readsNodeEdges: false))
             try S.save(off.one, ["n1": TestNode(children: ["n2"]), "n2": TestNode()])

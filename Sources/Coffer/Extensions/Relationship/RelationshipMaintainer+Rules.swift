@@ -107,13 +107,17 @@ extension RelationshipMaintainer {
 
     /// Records the files whose rules fired, in the transaction, so that a crash after the commit
     /// cannot leave them behind; a file some edge still points at is kept (another source shares
-    /// it, or it was attached again in this transaction).
+    /// it, or it was attached again in this transaction, even after an early ``flush``).
     func recordScheduledFiles() throws {
-        guard !scheduledFiles.isEmpty else { return }
+        guard !scheduledFiles.isEmpty || !recordedFiles.isEmpty else { return }
         var referenced: Set<URL> = []
         try context.tables.query(sql.selectAllFiles) { row, _ in
             if let file = try storedEdge(row).file { referenced.insert(file) }
         }
+        for (file, record) in recordedFiles where referenced.contains(file) {
+            try context.tables.run(sql.deleteFileRecord, [.integer(record)])
+        }
+        recordedFiles.removeAll { referenced.contains($0.file) }
         for file in scheduledFiles where !referenced.contains(file) {
             let data: Data
             do {

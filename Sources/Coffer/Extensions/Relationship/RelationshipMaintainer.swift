@@ -66,6 +66,9 @@ final class RelationshipMaintainer: ExtensionTransaction {
     /// Records of finished deletions this transaction removed.
     var clearedRecords: Set<Int64> = []
     var checkedLedger = false
+    /// Whether an edge to a file was stored since the last flush (a recorded file may be
+    /// attached again).
+    var addedFileEdge = false
 
     init(context: ExtensionContext, relationship: Relationship, sql: RelationshipSQL) {
         self.context = context
@@ -145,7 +148,7 @@ final class RelationshipMaintainer: ExtensionTransaction {
 
     func didInsert(_ row: ExtensionRow) throws {
         let ck = row.collectionKey
-        if !removedRows.isEmpty { reinserted(ck) }
+        if !removedRows.isEmpty { try reinserted(ck, at: row.rowid) }
         if !pending.isEmpty, let waiting = pending.removeValue(forKey: ck) {
             for edge in waiting { try add(edge, sourceRowid: nil) }
         }
@@ -231,12 +234,14 @@ final class RelationshipMaintainer: ExtensionTransaction {
     // MARK: Commit
 
     var hasPendingChanges: Bool {
-        !events.isEmpty || !pending.isEmpty || !scheduledFiles.isEmpty || (!checkedLedger && hasFinishedDeletions)
+        !events.isEmpty || !pending.isEmpty || !scheduledFiles.isEmpty || (addedFileEdge && !recordedFiles.isEmpty)
+            || (!checkedLedger && hasFinishedDeletions)
     }
 
     func flushPendingChanges() throws {
         try runRules()
         try recordScheduledFiles()
+        addedFileEdge = false
         if !checkedLedger {
             checkedLedger = true
             try clearFinishedRecords()
@@ -273,6 +278,7 @@ final class RelationshipMaintainer: ExtensionTransaction {
         recordedFiles.removeAll()
         clearedRecords.removeAll()
         checkedLedger = false
+        addedFileEdge = false
     }
 
     // MARK: Edges
@@ -311,6 +317,7 @@ final class RelationshipMaintainer: ExtensionTransaction {
         var file: DatabaseValue = .null
         if case .file(let url) = edge.destination {
             file = .blob(try encode(url, edge: edge))
+            addedFileEdge = true
         }
         try context.tables.run(
             sql.insert,
@@ -399,11 +406,39 @@ final class RelationshipMaintainer: ExtensionTransaction {
     }
 
     /// A row removed earlier in the transaction was written again under the same key: as in
-    /// YapDatabase, that is a replacement, so the removal's rules do not run.
-    private func reinserted(_ ck: CollectionKey) {
+    /// YapDatabase, that is a replacement, so the removal's rules do not run, and the edges the
+    /// removal took are restored (a node's own edges come back from its new object instead).
+    private func reinserted(_ ck: CollectionKey, at rowid: Int64) throws {
         guard removedRows.values.contains(ck) else { return }
+        let restored = events.filter { $0.cause == ck }
         events.removeAll { $0.cause == ck }
         removedRows = removedRows.filter { $0.value != ck }
+        for event in restored {
+            let edge = event.edge
+            switch event.reason {
+            case .sourceDeleted where edge.isManual:
+                let destination: RelationshipEdge.Destination
+                if let file = edge.file {
+                    destination = .file(file)
+                } else if let key = event.destinationKey {
+                    destination = .row(key)
+                } else {
+                    continue
+                }
+                try add(
+                    PendingEdge(
+                        name: edge.name, source: ck, destination: destination, rules: edge.rules, isManual: true),
+                    sourceRowid: rowid)
+            case .destinationDeleted:
+                guard let source = event.sourceKey else { continue }
+                try add(
+                    PendingEdge(
+                        name: edge.name, source: source, destination: .row(ck), rules: edge.rules,
+                        isManual: edge.isManual), sourceRowid: nil)
+            default:
+                continue
+            }
+        }
     }
 
     /// Removes the waiting edges `predicate` selects.
