@@ -207,6 +207,19 @@ extension RelationshipSuites {
             #expect(try S.keys(f.one).isEmpty)
         }
 
+        /// Registering over existing rows reads every node's edges (in any order of the rows).
+        @Test func registeringReadsTheEdgesOfExistingNodes() throws {
+            let test = try TestDatabase()
+            test.database.registerCodable(TestNode.self, forCollection: "nodes")
+            let connection = try test.connection()
+            try S.save(
+                connection, ["a": TestNode(children: ["b", "ghost"]), "b": TestNode(children: ["c"]), "c": TestNode()])
+            try test.database.register(Relationship(), withName: S.name)
+            try connection.read { tx throws in #expect(try S.edges(tx).edgeCount(name: "child") == 2) }
+            try connection.readWrite { tx in try tx.removeObject(forKey: "a", inCollection: "nodes") }
+            #expect(try S.keys(connection).isEmpty)
+        }
+
         @Test func theNodeProtocolCanBeTurnedOffOrLimitedToCollections() throws {
             let off = try S.fixture(Relationship(readsNodeEdges: false))
             try S.save(off.one, ["n1": TestNode(children: ["n2"]), "n2": TestNode()])
