@@ -23,6 +23,7 @@ let articles: [(name: String, run: (URL) async throws -> Void)] = [
     ("Observation", observation(in:)),
     ("GroupedViews", { try await groupedViews(in: $0)() }),
     ("SearchField", { try await searchField(in: $0)() }),
+    ("Relationships", relationships(in:)),
 ]
 
 /// A harness check that failed: what was expected.

@@ -10,6 +10,7 @@ enum SuiteRegistry {
             CofferSuite(),
             CofferRawSuite(),
             CofferExtensionSuite(),
+            CofferRelationshipSuite(),
             CofferViewSuite(),
             SearchResultsSuite(),
             BaselineScaleSuite(),
