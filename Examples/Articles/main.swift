@@ -24,6 +24,7 @@ let articles: [(name: String, run: (URL) async throws -> Void)] = [
     ("GroupedViews", { try await groupedViews(in: $0)() }),
     ("SearchField", { try await searchField(in: $0)() }),
     ("Relationships", relationships(in:)),
+    ("ScheduledActions", scheduledActions(in:)),
 ]
 
 /// A harness check that failed: what was expected.
