@@ -13,6 +13,7 @@ enum SuiteRegistry {
             CofferRelationshipSuite(),
             CofferViewSuite(),
             SearchResultsSuite(),
+            CofferActionSuite(),
             BaselineScaleSuite(),
             CofferScaleSuite(),
         ]
