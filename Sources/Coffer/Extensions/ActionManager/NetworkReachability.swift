@@ -1,10 +1,10 @@
 /// Tells an ``ActionManager`` whether the network can be reached, so that items that need it
 /// wait for it instead of failing (YapDatabase's reachability).
 ///
-/// Coffer provides ``AlwaysReachable`` (the default) and ``ManualReachability`` (for tests, or
-/// for an app that learns reachability its own way and reports it). It does not watch Linux
-/// network interfaces itself: an interface that is up says little about whether a server can be
-/// reached, so an app that knows better reports it through ``ManualReachability``.
+/// Coffer provides ``AlwaysReachable`` (the default), ``InterfaceReachability`` (whether a
+/// network interface other than loopback is up, read from `/sys/class/net`), and
+/// ``ManualReachability`` (for tests, or for an app that learns reachability its own way and
+/// reports it).
 public protocol NetworkReachability: Sendable {
     /// Whether the network can be reached now.
     var isReachable: Bool { get }
