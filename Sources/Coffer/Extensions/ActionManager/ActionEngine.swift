@@ -129,6 +129,9 @@ final class ActionEngine {
         loop: while true {
             var refresh: Set<CollectionKey> = []
             var needsPass = false
+            var stops = false
+            // The whole batch is looked at even when it stops the loop: an idle waiter after the
+            // stop must still be let go.
             for event in await mailbox.next() {
                 switch event {
                 case .commit(let changeset):
@@ -137,7 +140,7 @@ final class ActionEngine {
                         logger.warning(
                             "Coffer: the action schedule was unregistered; its manager stops",
                             metadata: ["extension": "\(name)"])
-                        break loop
+                        stops = true
                     }
                     needsPass = note(changeset, refreshing: &refresh) || needsPass
                 case .timer:
@@ -157,9 +160,10 @@ final class ActionEngine {
                 case .idle(let waiter):
                     idleWaiters.append(waiter)
                 case .stop, .databaseClosed:
-                    break loop
+                    stops = true
                 }
             }
+            if stops { break loop }
             if needsPass { await pass(refreshing: refresh) }
             letIdleWaitersGo()
         }
