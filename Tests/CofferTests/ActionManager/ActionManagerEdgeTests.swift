@@ -93,4 +93,21 @@ import Testing
         #expect(attempts.withLock { $0 } == 2)
         await manager.stop()
     }
+
+    @Test func idleGivesUpWhenItsTaskIsCancelled() async throws {
+        let fixture = try ActionFixture()
+        try fixture.add(["held": (0, nil)])
+        fixture.recorder.close()
+        let manager = try fixture.manager()
+        let recorder = fixture.recorder
+        try await TestSupport.withTimeout { await recorder.waitForRuns(1) }
+        // The work is held, so the manager is not idle: a bounded wait ends instead of hanging.
+        await #expect(throws: TestSupport.TimeoutError.self) {
+            try await TestSupport.withTimeout(.milliseconds(100)) { await manager.idle() }
+        }
+        recorder.open()
+        try await fixture.settle(manager)
+        #expect(recorder.keys == ["held"])
+        await manager.stop()
+    }
 }

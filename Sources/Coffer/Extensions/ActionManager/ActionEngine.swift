@@ -104,7 +104,7 @@ final class ActionEngine {
     private var isReachable: Bool
     /// Every commit up to this snapshot has been taken into account.
     private var processedSnapshot: UInt64 = 0
-    private var idleWaiters: [CheckedContinuation<Void, Never>] = []
+    private var idleWaiters: [ActionIdleWaiter] = []
     private var timer: ActionCancellable?
     private var timerDate: Date?
 
@@ -381,7 +381,7 @@ final class ActionEngine {
         else { return }
         let waiters = idleWaiters
         idleWaiters = []
-        for waiter in waiters { waiter.resume() }
+        for waiter in waiters { waiter.release() }
     }
 
     /// Stops the timer, cancels the running work and waits for it, and lets every waiter go.
@@ -394,7 +394,7 @@ final class ActionEngine {
         running = [:]
         for task in tasks { task.cancel() }
         for task in tasks { await task.value }
-        for waiter in idleWaiters { waiter.resume() }
+        for waiter in idleWaiters { waiter.release() }
         idleWaiters = []
     }
 }

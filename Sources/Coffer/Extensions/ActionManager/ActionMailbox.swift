@@ -11,7 +11,7 @@ enum ActionEvent: Sendable {
     /// The work of an item returned.
     case finished(ActionItemID)
     /// Someone waits for the manager to be idle.
-    case idle(CheckedContinuation<Void, Never>)
+    case idle(ActionIdleWaiter)
     /// ``ActionManager/stop()`` or the manager's release.
     case stop
     /// The database closed: ``Database/changes`` ended.
@@ -49,7 +49,7 @@ final class ActionMailbox: Sendable {
         case .queued: break
         case .wake(let waiter, let events): waiter.resume(returning: events)
         case .refused:
-            if case .idle(let waiter) = event { waiter.resume() }
+            if case .idle(let waiter) = event { waiter.release() }
         }
     }
 
@@ -78,5 +78,39 @@ final class ActionMailbox: Sendable {
             defer { state.events = [] }
             return state.events
         }
+    }
+}
+
+/// One caller of ``ActionManager/idle()``: let go once, by the manager or by the caller's
+/// cancellation, whichever comes first.
+final class ActionIdleWaiter: Sendable {
+    private enum State {
+        case pending
+        case waiting(CheckedContinuation<Void, Never>)
+        case released
+    }
+
+    private let state = Locked(State.pending)
+
+    /// Waits until ``release()``; returns at once when it already happened.
+    func wait() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let released = state.withLock { state -> Bool in
+                guard case .pending = state else { return true }
+                state = .waiting(continuation)
+                return false
+            }
+            if released { continuation.resume() }
+        }
+    }
+
+    /// Lets the waiter go; later calls do nothing.
+    func release() {
+        let continuation = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            defer { state = .released }
+            if case .waiting(let continuation) = state { return continuation }
+            return nil
+        }
+        continuation?.resume()
     }
 }

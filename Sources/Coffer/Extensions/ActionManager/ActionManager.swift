@@ -104,10 +104,15 @@ public final class ActionManager: Sendable {
     /// Work started meanwhile is waited for too, and the commits it makes. Meant for tests and
     /// orderly shutdowns: with a ``ManualActionScheduler``, `clock.advance(by:)` then
     /// `await manager.idle()` leaves everything due at the new time run. Do not call it from an
-    /// item's work, which it would wait for; it returns at once once the manager stopped.
+    /// item's work, which it would wait for; it returns at once once the manager stopped, and
+    /// when the calling task is cancelled (so a test can bound the wait).
     public func idle() async {
-        await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
-            mailbox.post(.idle(waiter))
+        let waiter = ActionIdleWaiter()
+        mailbox.post(.idle(waiter))
+        await withTaskCancellationHandler {
+            await waiter.wait()
+        } onCancel: {
+            waiter.release()
         }
     }
 
