@@ -558,44 +558,4 @@ public final class SearchResultsViewTransaction: ViewTransaction {
         }
         try insert(row.rowid, key: row.collectionKey, into: group, at: low)
     }
-
-    /// Inserts `rowid` where the parent's order puts it among this group's rows, by binary search
-    /// on their indexes in the parent (the group's rows are a subsequence of the parent's).
-    private func insertInParentOrder(
-        _ rowid: Int64, key: CollectionKey, into group: String, parent: ViewTransaction
-    ) throws {
-        let target = try parentIndex(of: rowid, inGroup: group, parent: parent)
-        let count = try numberOfItems(inGroup: group)
-        var (low, high) = (0, count)
-        if count > 0, try parentIndex(ofRowAt: count - 1, inGroup: group, parent: parent) < target {
-            low = count
-        }
-        while low < high {
-            let middle = (low + high) / 2
-            if try parentIndex(ofRowAt: middle, inGroup: group, parent: parent) < target {
-                low = middle + 1
-            } else {
-                high = middle
-            }
-        }
-        try insert(rowid, key: key, into: group, at: low)
-    }
-
-    private func parentIndex(ofRowAt index: Int, inGroup group: String, parent: ViewTransaction) throws -> Int {
-        guard let rowid = try withList(group, { try $0.rowid(at: index) }) else {
-            throw DatabaseError(
-                .corrupt, "group \"\(group)\" of view \"\(registeredName)\" has no row at index \(index)")
-        }
-        return try parentIndex(of: rowid, inGroup: group, parent: parent)
-    }
-
-    private func parentIndex(of rowid: Int64, inGroup group: String, parent: ViewTransaction) throws -> Int {
-        guard let index = try parent.withList(group, { try $0.index(of: rowid) }) else {
-            throw DatabaseError(
-                .corrupt,
-                "view \"\(registeredName)\" lists a row of group \"\(group)\" that its parent \"\(parent.registeredName)\" does not"
-            )
-        }
-        return index
-    }
 }

@@ -16,6 +16,46 @@ extension ViewTransaction {
         try tellFollowers(.inserted(rowid, key: key, group: group))
     }
 
+    /// Inserts `rowid` where `parent`'s order puts it among this group's rows, for a view whose
+    /// groups are subsequences of its parent's (a filtered view, a search over a view): by
+    /// binary search on their indexes in the parent.
+    func insertInParentOrder(_ rowid: Int64, key: CollectionKey, into group: String, parent: ViewTransaction) throws {
+        let target = try parentIndex(of: rowid, inGroup: group, parent: parent)
+        let count = try numberOfItems(inGroup: group)
+        var (low, high) = (0, count)
+        // Rows often arrive at the end of the parent: one comparison with the last row places those.
+        if count > 0, try parentIndex(ofRowAt: count - 1, inGroup: group, parent: parent) < target {
+            low = count
+        }
+        while low < high {
+            let middle = (low + high) / 2
+            if try parentIndex(ofRowAt: middle, inGroup: group, parent: parent) < target {
+                low = middle + 1
+            } else {
+                high = middle
+            }
+        }
+        try insert(rowid, key: key, into: group, at: low)
+    }
+
+    func parentIndex(ofRowAt index: Int, inGroup group: String, parent: ViewTransaction) throws -> Int {
+        guard let rowid = try withList(group, { try $0.rowid(at: index) }) else {
+            throw DatabaseError(
+                .corrupt, "group \"\(group)\" of view \"\(registeredName)\" has no row at index \(index)")
+        }
+        return try parentIndex(of: rowid, inGroup: group, parent: parent)
+    }
+
+    func parentIndex(of rowid: Int64, inGroup group: String, parent: ViewTransaction) throws -> Int {
+        guard let index = try parent.withList(group, { try $0.index(of: rowid) }) else {
+            throw DatabaseError(
+                .corrupt,
+                "view \"\(registeredName)\" lists a row of group \"\(group)\" that its parent "
+                    + "\"\(parent.registeredName)\" does not")
+        }
+        return index
+    }
+
     /// Takes row `rowid` (`key`) out of `group`.
     /// - Returns: the index it had, or nil when it was not in the group.
     @discardableResult

@@ -75,7 +75,8 @@ public final class FilteredViewTransaction: ViewTransaction {
         let parent = try parent()
         for group in try parent.groups() {
             var kept: [Int64] = []
-            for rowid in try rowids(of: parent, inGroup: group) where try keeps(parentRow(rowid, inGroup: group), inGroup: group) {
+            for rowid in try rowids(of: parent, inGroup: group)
+            where try keeps(parentRow(rowid, inGroup: group), inGroup: group) {
                 kept.append(rowid)
             }
             try withList(group) { list in
@@ -124,44 +125,8 @@ public final class FilteredViewTransaction: ViewTransaction {
         if kept, try self.group(ofRow: rowid) == nil { try insertInParentOrder(rowid, key: key, into: group) }
     }
 
-    /// Inserts `rowid` where the parent's order puts it among this group's rows: by binary search
-    /// on their indexes in the parent (the group's rows are a subsequence of the parent's).
     private func insertInParentOrder(_ rowid: Int64, key: CollectionKey, into group: String) throws {
-        let parent = try parent()
-        let target = try parentIndex(of: rowid, inGroup: group, parent: parent)
-        let count = try numberOfItems(inGroup: group)
-        var (low, high) = (0, count)
-        // Rows often arrive at the end of the parent: one comparison with the last row places those.
-        if count > 0, try parentIndex(ofRowAt: count - 1, inGroup: group, parent: parent) < target {
-            low = count
-        }
-        while low < high {
-            let middle = (low + high) / 2
-            if try parentIndex(ofRowAt: middle, inGroup: group, parent: parent) < target {
-                low = middle + 1
-            } else {
-                high = middle
-            }
-        }
-        try insert(rowid, key: key, into: group, at: low)
-    }
-
-    private func parentIndex(ofRowAt index: Int, inGroup group: String, parent: ViewTransaction) throws -> Int {
-        guard let rowid = try withList(group, { try $0.rowid(at: index) }) else {
-            throw DatabaseError(
-                .corrupt, "group \"\(group)\" of view \"\(registeredName)\" has no row at index \(index)")
-        }
-        return try parentIndex(of: rowid, inGroup: group, parent: parent)
-    }
-
-    private func parentIndex(of rowid: Int64, inGroup group: String, parent: ViewTransaction) throws -> Int {
-        guard let index = try parent.withList(group, { try $0.index(of: rowid) }) else {
-            throw DatabaseError(
-                .corrupt,
-                "view \"\(registeredName)\" lists a row of group \"\(group)\" that its parent \"\(parentViewName)\" does not"
-            )
-        }
-        return index
+        try insertInParentOrder(rowid, key: key, into: group, parent: parent())
     }
 
     /// The row `rowid` of the parent's `group`, read for the filter.
