@@ -10,9 +10,9 @@ import Foundation
 /// record index, so each insert lands anywhere in its group, and in W1va they increase with it
 /// (every insert appends). W1vm is W1v with the view kept in memory (`isPersistent: false`). W1m
 /// writes the same rows and metadata without a view, so W1v / W1m is the view's share alone and
-/// W1m / W1 the metadata's. W2v and W2m follow W1v and W1m on the same connection as Coffer's W2
-/// follows its W1: W2's 2,000 single-row transactions, each rewriting the record with its
-/// (unchanged) stamp. V1–V3 are in `CofferViewSuite+Scale.swift`, V4 in
+/// W1m / W1 the metadata's. W2v, W2vm and W2m follow W1v, W1vm and W1m on the same connection as
+/// Coffer's W2 follows its W1: W2's 2,000 single-row transactions, each rewriting the record with
+/// its (unchanged) stamp. V1–V3 are in `CofferViewSuite+Scale.swift`, V4 in
 /// `CofferViewSuite+Changes.swift`.
 struct CofferViewSuite: BenchmarkSuite {
     /// The name every view of this suite is registered under.
@@ -76,11 +76,15 @@ struct CofferViewSuite: BenchmarkSuite {
     let workloads = [
         WorkloadInfo("W1m", baseline: "W1"), WorkloadInfo("W2m", baseline: "W2"),
         WorkloadInfo("W1v", baseline: "W1"), WorkloadInfo("W2v", baseline: "W2"), WorkloadInfo(Self.changesID),
-        WorkloadInfo("W1vm", baseline: "W1"), WorkloadInfo("W1vc", baseline: "W1"),
+        WorkloadInfo("W1vm", baseline: "W1"), WorkloadInfo("W2vm", baseline: "W2"),
+        WorkloadInfo("W1vc", baseline: "W1"),
         WorkloadInfo("W1va", baseline: "W1"),
         WorkloadInfo("W1vo", baseline: "W1"), WorkloadInfo(Self.bigInsertID), WorkloadInfo(Self.smallInsertID),
         WorkloadInfo(Self.lookupID),
     ]
+
+    /// The workloads that run on a bulk workload's database after it, the single-row commits first.
+    static let followers = ["W1v": ["W2v", changesID], "W1vm": ["W2vm"], "W1m": ["W2m"]]
 
     /// The view of a bulk workload.
     static func makeView(_ sorting: Sorting, persistent: Bool = true) -> AutoView {
@@ -104,13 +108,13 @@ struct CofferViewSuite: BenchmarkSuite {
                 key: "view",
                 value: "AutoView(persistent;W1vm-in-memory),group=stamp.group(10-groups),metadata=16-byte-stamp"
             ),
-            (key: "w2v_w2m", value: "after-W1v/W1m-on-the-same-connection,W2-updates-with-unchanged-stamps"),
+            (key: "w2v_w2vm_w2m", value: "after-W1v/W1vm/W1m-on-the-same-connection,W2-updates-with-unchanged-stamps"),
         ]
         if selected.contains("W2v") || selected.contains(Self.changesID) {
             report.notes.append((key: "w1v_runs_for", value: "W2v,\(Self.changesID)(untimed-when-not-selected)"))
         }
         for bulk in Self.bulks {
-            let follows = bulk.id == "W1v" ? ["W2v", Self.changesID] : bulk.id == "W1m" ? ["W2m"] : []
+            let follows = Self.followers[bulk.id] ?? []
             guard selected.contains(bulk.selectedBy) || follows.contains(where: selected.contains) else { continue }
             report.notes.append((key: bulk.id.lowercased(), value: bulk.note))
             try run(bulk, selected: selected, context: context, into: &report)
@@ -149,7 +153,7 @@ struct CofferViewSuite: BenchmarkSuite {
                     Self.result(bulk.id, ops: users.count, seconds: insert.seconds, baseline: "W1", context))
             }
             if let sorting = bulk.sorting { try Self.check(connection, sorting, stamps, users.count) }
-            let updateID = bulk.id == "W1v" ? "W2v" : bulk.id == "W1m" ? "W2m" : nil
+            let updateID = Self.followers[bulk.id]?.first
             // V4 measures W1v's view in the state W2v leaves it in.
             if let updateID, selected.contains(updateID) || (updateID == "W2v" && selected.contains(Self.changesID)) {
                 let updates = context.records.updates
