@@ -8,6 +8,8 @@ public final class AutoViewTransaction: ViewTransaction {
     private(set) var logic: AutoViewLogic
     /// Whether this transaction changed ``logic``, which its commit then shares.
     private var changedLogic = false
+    /// The rows the sorting compared in this write, decoded (made on first use, for ``logic``).
+    private var keptSortKeys: ViewSortKeys?
 
     init(
         context: ExtensionContext, state: ViewConnectionState, configuration: AutoView,
@@ -34,6 +36,7 @@ public final class AutoViewTransaction: ViewTransaction {
         _ = try context.writeTransaction()
         logic = AutoViewLogic(grouping: grouping, sorting: sorting, versionTag: versionTag)
         changedLogic = true
+        forgetSortKeys()
         try context.tables.recordVersionTag(versionTag)
         try removeAllRows()
         try populate(recording: true)
@@ -77,6 +80,39 @@ public final class AutoViewTransaction: ViewTransaction {
                 for row in sorted { groupOverride[row.rowid] = group }
             }
         }
+    }
+
+    /// The rows the sorting compared so far in this transaction, decoded.
+    /// - Throws: ``DatabaseError`` `.misuse` once the transaction ended.
+    func sortKeys() throws -> ViewSortKeys {
+        if let keptSortKeys { return keptSortKeys }
+        let made = logic.sorting.makeKeys(try context.transaction())
+        keptSortKeys = made
+        return made
+    }
+
+    /// Forgets the decoded row `rowid`, whose values changed or which left.
+    func forgetSortRow(_ rowid: Int64) {
+        keptSortKeys?.forget(rowid)
+    }
+
+    /// Drops every decoded row: the sorting changed, rowids may be reused, or the transaction
+    /// ended (the rows hold it).
+    func forgetSortKeys() {
+        keptSortKeys = nil
+    }
+
+    /// Row `rowid` of `group`, read for the sorting.
+    /// - Throws: ``DatabaseError`` `.corrupt` when the row is gone, or what reading throws.
+    func sortRow(_ rowid: Int64, inGroup group: String) throws -> ExtensionRow {
+        let kind = logic.sorting.kind
+        guard
+            let row = try context.row(
+                forRowid: rowid, readingObject: kind.readsObject, readingMetadata: kind.readsMetadata)
+        else {
+            throw DatabaseError(.corrupt, "group \"\(group)\" of view \"\(registeredName)\" lists a row that is gone")
+        }
+        return row
     }
 
     /// Shares the logic this transaction changed with every connection, once it committed.
