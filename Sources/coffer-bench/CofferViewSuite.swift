@@ -1,17 +1,18 @@
 import Coffer
 import Foundation
 
-/// W1 and W2 with a persistent AutoView registered, and the view's own operations (V1–V4).
+/// W1 and W2 with an AutoView registered, and the view's own operations (V1–V4).
 ///
 /// Every row carries a ``ViewStamp`` as metadata. The view groups the W1 records by the stamp's
-/// group (ten groups of N / 10) and sorts each group by the stamp's time (W1v, W1va, W1vc) or by
-/// the record's `score` (W1vo). Each bulk workload inserts W1's records in W1's order (key order)
-/// in one transaction on a database of its own; in W1v the timestamps are drawn from the record
-/// index, so each insert lands anywhere in its group, and in W1va they increase with it (every
-/// insert appends). W1m writes the same rows and metadata without a view, so W1v / W1m is the
-/// view's share alone and W1m / W1 the metadata's. W2v and W2m follow W1v and W1m on the same
-/// connection as Coffer's W2 follows its W1: W2's 2,000 single-row transactions, each rewriting
-/// the record with its (unchanged) stamp. V1–V3 are in `CofferViewSuite+Scale.swift`, V4 in
+/// group (ten groups of N / 10) and sorts each group by the stamp's time (W1v, W1vm, W1va, W1vc)
+/// or by the record's `score` (W1vo). Each bulk workload inserts W1's records in W1's order (key
+/// order) in one transaction on a database of its own; in W1v the timestamps are drawn from the
+/// record index, so each insert lands anywhere in its group, and in W1va they increase with it
+/// (every insert appends). W1vm is W1v with the view kept in memory (`isPersistent: false`). W1m
+/// writes the same rows and metadata without a view, so W1v / W1m is the view's share alone and
+/// W1m / W1 the metadata's. W2v, W2vm and W2m follow W1v, W1vm and W1m on the same connection as
+/// Coffer's W2 follows its W1: W2's 2,000 single-row transactions, each rewriting the record with
+/// its (unchanged) stamp. V1–V3 are in `CofferViewSuite+Scale.swift`, V4 in
 /// `CofferViewSuite+Changes.swift`.
 struct CofferViewSuite: BenchmarkSuite {
     /// The name every view of this suite is registered under.
@@ -31,6 +32,8 @@ struct CofferViewSuite: BenchmarkSuite {
         let selectedBy: String
         let sorting: Sorting?
         let appending: Bool
+        /// Whether the view keeps its pages in the file (false: in memory).
+        var persistent = true
         let config: ConnectionConfig
         let note: String
     }
@@ -43,6 +46,9 @@ struct CofferViewSuite: BenchmarkSuite {
         Bulk(
             id: "W1v", selectedBy: "W1v", sorting: .stamp, appending: false, config: CofferStore.uncached,
             note: "view-by-metadata-time,times-random,caches-off"),
+        Bulk(
+            id: "W1vm", selectedBy: "W1vm", sorting: .stamp, appending: false, persistent: false,
+            config: CofferStore.uncached, note: "view-in-memory,by-metadata-time,times-random,caches-off"),
         Bulk(
             id: "W1vc", selectedBy: "W1vc", sorting: .stamp, appending: false,
             config: ConnectionConfig(
@@ -70,13 +76,18 @@ struct CofferViewSuite: BenchmarkSuite {
     let workloads = [
         WorkloadInfo("W1m", baseline: "W1"), WorkloadInfo("W2m", baseline: "W2"),
         WorkloadInfo("W1v", baseline: "W1"), WorkloadInfo("W2v", baseline: "W2"), WorkloadInfo(Self.changesID),
-        WorkloadInfo("W1vc", baseline: "W1"), WorkloadInfo("W1va", baseline: "W1"),
+        WorkloadInfo("W1vm", baseline: "W1"), WorkloadInfo("W2vm", baseline: "W2"),
+        WorkloadInfo("W1vc", baseline: "W1"),
+        WorkloadInfo("W1va", baseline: "W1"),
         WorkloadInfo("W1vo", baseline: "W1"), WorkloadInfo(Self.bigInsertID), WorkloadInfo(Self.smallInsertID),
         WorkloadInfo(Self.lookupID),
     ]
 
+    /// The workloads that run on a bulk workload's database after it, the single-row commits first.
+    static let followers = ["W1v": ["W2v", changesID], "W1vm": ["W2vm"], "W1m": ["W2m"]]
+
     /// The view of a bulk workload.
-    static func makeView(_ sorting: Sorting) -> AutoView {
+    static func makeView(_ sorting: Sorting, persistent: Bool = true) -> AutoView {
         AutoView(
             grouping: .metadata(ViewStamp.self) { row, group in group = ViewStamp.groupNames[row.metadata.group] },
             sorting: sorting == .stamp
@@ -84,7 +95,7 @@ struct CofferViewSuite: BenchmarkSuite {
                     ViewStamp.compare(left.metadata.time, right.metadata.time)
                 }
                 : .object(User.self) { _, left, right in ViewStamp.compare(left.object.score, right.object.score) },
-            allowedCollections: .only([Records.collection]))
+            allowedCollections: .only([Records.collection]), isPersistent: persistent)
     }
 
     /// Runs the selected workloads, each bulk insert on a database of its own.
@@ -93,14 +104,17 @@ struct CofferViewSuite: BenchmarkSuite {
     func run(selected: Set<String>, context: SuiteContext) throws -> SuiteReport {
         var report = SuiteReport()
         report.notes = [
-            (key: "view", value: "AutoView(persistent),group=stamp.group(10-groups),metadata=16-byte-stamp"),
-            (key: "w2v_w2m", value: "after-W1v/W1m-on-the-same-connection,W2-updates-with-unchanged-stamps"),
+            (
+                key: "view",
+                value: "AutoView(persistent;W1vm-in-memory),group=stamp.group(10-groups),metadata=16-byte-stamp"
+            ),
+            (key: "w2v_w2vm_w2m", value: "after-W1v/W1vm/W1m-on-the-same-connection,W2-updates-with-unchanged-stamps"),
         ]
         if selected.contains("W2v") || selected.contains(Self.changesID) {
             report.notes.append((key: "w1v_runs_for", value: "W2v,\(Self.changesID)(untimed-when-not-selected)"))
         }
         for bulk in Self.bulks {
-            let follows = bulk.id == "W1v" ? ["W2v", Self.changesID] : bulk.id == "W1m" ? ["W2m"] : []
+            let follows = Self.followers[bulk.id] ?? []
             guard selected.contains(bulk.selectedBy) || follows.contains(where: selected.contains) else { continue }
             report.notes.append((key: bulk.id.lowercased(), value: bulk.note))
             try run(bulk, selected: selected, context: context, into: &report)
@@ -123,7 +137,9 @@ struct CofferViewSuite: BenchmarkSuite {
         func session() throws -> ReleaseWatcher {
             let database = try CofferStore.open(url, context.configuration, run: context.options)
             database.registerMetadataSerializer(ViewStamp.chain, forCollection: Records.collection)
-            if let sorting = bulk.sorting { try database.register(Self.makeView(sorting), withName: Self.viewName) }
+            if let sorting = bulk.sorting {
+                try database.register(Self.makeView(sorting, persistent: bulk.persistent), withName: Self.viewName)
+            }
             let connection = try database.newConnection(config: bulk.config)
             let insert = try Stopwatch.measure {
                 try connection.readWrite { tx in
@@ -137,7 +153,7 @@ struct CofferViewSuite: BenchmarkSuite {
                     Self.result(bulk.id, ops: users.count, seconds: insert.seconds, baseline: "W1", context))
             }
             if let sorting = bulk.sorting { try Self.check(connection, sorting, stamps, users.count) }
-            let updateID = bulk.id == "W1v" ? "W2v" : bulk.id == "W1m" ? "W2m" : nil
+            let updateID = Self.followers[bulk.id]?.first
             // V4 measures W1v's view in the state W2v leaves it in.
             if let updateID, selected.contains(updateID) || (updateID == "W2v" && selected.contains(Self.changesID)) {
                 let updates = context.records.updates

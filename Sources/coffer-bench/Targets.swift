@@ -39,10 +39,11 @@ enum Targets {
         // target is for the recommended settings; the library defaults' figure is judged the same way).
         judge("W1t", ratio(perOp("CofferExt:W1t"), perOp("Coffer:W1")), 1.6, "time_vs_coffer_w1")
         judge("Q1t", figures["CofferExt:Q1t"]?.seconds, 0.001, "median_seconds")
-        // AutoView (persistent): bulk inserts at most 1.5 × the same inserts without it; an insert into a group of a
+        // AutoView: bulk inserts at most 1.5 × the same inserts without it (1.2 × in memory); an insert into a group of a
         // million rows at most 1.5 × one into a group of 10,000; a cached lookup within 20 µs; a reader's changes for
         // one commit within 50 µs. W2v's 2 × is what the issue expects, not a target.
         judge("W1v", ratio(perOp("CofferView:W1v"), perOp("Coffer:W1")), 1.5, "time_vs_coffer_w1")
+        judge("W1vm", ratio(perOp("CofferView:W1vm"), perOp("Coffer:W1")), 1.2, "time_vs_coffer_w1")
         judge("V1", ratio(figures["CofferView:V1"]?.seconds, figures["CofferView:V2"]?.seconds), 1.5, "vs_v2")
         judge("V3-key", figures["CofferView:V3-key"]?.seconds, 0.000_020, "median_seconds")
         judge("V3-index", figures["CofferView:V3-index"]?.seconds, 0.000_020, "median_seconds")

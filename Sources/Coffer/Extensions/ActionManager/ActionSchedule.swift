@@ -105,10 +105,11 @@ public struct ActionSchedule: DatabaseExtension {
                 try Self.items(of: ck, object: object, metadata: metadata, by: items, in: tx).isEmpty
                 ? nil : Self.scheduleGroup
         }
-        let sorting = ViewSorting(kind: kind) { tx, _, left, right in
-            let leftDate = try Self.firstDate(of: left, by: items, in: tx)
-            let rightDate = try Self.firstDate(of: right, by: items, in: tx)
-            return leftDate < rightDate ? .orderedAscending : leftDate > rightDate ? .orderedDescending : .orderedSame
+        // A row is compared by its first item's date, worked out once per row and write.
+        let sorting = ViewSorting(kind: kind) { tx, row in
+            try Self.firstDate(of: row, by: items, in: tx)
+        } body: { _, left, right in
+            left < right ? .orderedAscending : left > right ? .orderedDescending : .orderedSame
         }
         return AutoView(
             grouping: grouping, sorting: sorting, versionTag: versionTag, allowedCollections: allowedCollections,

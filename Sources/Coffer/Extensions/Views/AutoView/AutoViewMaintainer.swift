@@ -37,6 +37,7 @@ final class AutoViewMaintainer: ViewMaintainer<AutoViewTransaction> {
 
     override func didRemove(_ row: CollectionKey, rowid: Int64) throws {
         guard configuration.allowedCollections.isAllowed(row.collection) else { return }
+        view.forgetSortRow(rowid)
         try view.prepareToWrite()
         if let group = try view.group(ofRow: rowid) { try view.remove(rowid, key: row, from: group) }
     }
@@ -47,6 +48,7 @@ final class AutoViewMaintainer: ViewMaintainer<AutoViewTransaction> {
     }
 
     override func didRemoveAllCollections() throws {
+        view.forgetSortKeys()
         try view.removeAllRows()
     }
 
@@ -60,6 +62,7 @@ final class AutoViewMaintainer: ViewMaintainer<AutoViewTransaction> {
 
     private func rowChanged(_ row: ExtensionRow, _ change: RowHandlerChange, parts: ViewChangedParts) throws {
         guard configuration.allowedCollections.isAllowed(row.collection) else { return }
+        view.forgetSortRow(row.rowid)
         try view.prepareToWrite()
         let regroup = view.logic.grouping.runs(on: change)
         let resort = ViewGrouping.runs(view.logic.sorting.kind, on: change)
@@ -78,48 +81,45 @@ final class AutoViewMaintainer: ViewMaintainer<AutoViewTransaction> {
     /// Whether the changed `row`, at `index` of `group`, still sorts between its neighbours (ties
     /// keep their order), so it need not move: most edits do not change the sort order.
     private func staysInPlace(_ row: ExtensionRow, at index: Int, in group: String) throws -> Bool {
-        let transaction = try view.context.transaction()
-        let compare = view.logic.sorting.compare
-        if index > 0, try compare(transaction, group, neighbour(at: index - 1, in: group), row) == .orderedDescending {
-            return false
+        let keys = try view.sortKeys()
+        let (previous, next) = try view.withList(group) { list in
+            (index > 0 ? try list.rowid(at: index - 1) : nil, try list.rowid(at: index + 1))
         }
-        if index + 1 < (try view.numberOfItems(inGroup: group)),
-            try compare(transaction, group, row, neighbour(at: index + 1, in: group)) == .orderedDescending
-        {
-            return false
+        return try keys.sorts(row, after: previous, before: next, inGroup: group) { rowid in
+            try view.sortRow(rowid, inGroup: group)
         }
-        return true
     }
 
     private func insert(_ row: ExtensionRow, into group: String) throws {
-        let transaction = try view.context.transaction()
-        let compare = view.logic.sorting.compare
-        let count = try view.numberOfItems(inGroup: group)
-        var (low, high) = (0, count)
-        // Rows often arrive in sort order: one comparison with the last row places those.
-        if count > 0, try compare(transaction, group, row, neighbour(at: count - 1, in: group)) != .orderedAscending {
-            low = count
-        }
-        while low < high {
-            let middle = (low + high) / 2
-            if try compare(transaction, group, row, neighbour(at: middle, in: group)) == .orderedAscending {
-                high = middle
-            } else {
-                low = middle + 1
+        let keys = try view.sortKeys()
+        try view.insert(row.rowid, key: row.collectionKey, into: group) { list in
+            // The search ends among the rows of one page: those are read from the page once.
+            var page: (first: Int, rowids: [Int64]) = (0, [])
+            return try keys.index(of: row, amongRows: list.count, inGroup: group) { index in
+                if index < page.first || index >= page.first + page.rowids.count {
+                    guard let found = try list.rowids(onPageOf: index) else {
+                        throw DatabaseError(
+                            .corrupt, "group \"\(group)\" of view \"\(view.registeredName)\" has no row \(index)")
+                    }
+                    page = found
+                }
+                return page.rowids[index - page.first]
+            } load: { rowid in
+                try view.sortRow(rowid, inGroup: group)
             }
         }
-        try view.insert(row.rowid, key: row.collectionKey, into: group, at: low)
-    }
-
-    /// The row at `index` of `group`, read for the sorting.
-    private func neighbour(at index: Int, in group: String) throws -> ExtensionRow {
-        try view.row(at: index, inGroup: group, reading: view.logic.sorting.kind)
     }
 
     // MARK: Commit
 
     override func didCommit() {
         super.didCommit()
+        view.forgetSortKeys()
         view.changeableLogic.commit()
+    }
+
+    override func didRollback() {
+        super.didRollback()
+        view.forgetSortKeys()
     }
 }

@@ -6,6 +6,8 @@ public final class AutoViewTransaction: ViewTransaction {
     /// The grouping, sorting and tag (changed by ``setGrouping(_:sorting:versionTag:)``).
     private(set) var changeableLogic: ChangeableViewLogic<AutoViewLogic>
     var logic: AutoViewLogic { changeableLogic.current }
+    /// The rows the sorting compared in this write, decoded (made on first use, for ``logic``).
+    private var keptSortKeys: ViewSortKeys?
 
     init(context: ExtensionContext, state: ViewConnectionState, configuration: AutoView) {
         self.configuration = configuration
@@ -31,6 +33,7 @@ public final class AutoViewTransaction: ViewTransaction {
     public func setGrouping(_ grouping: ViewGrouping, sorting: ViewSorting, versionTag: String) throws {
         _ = try context.writeTransaction()
         changeableLogic.replace(with: AutoViewLogic(grouping: grouping, sorting: sorting, versionTag: versionTag))
+        forgetSortKeys()
         try context.tables.recordVersionTag(versionTag)
         try removeAllRows(recordingEachRow: true)
         try populate(recording: true)
@@ -74,5 +77,38 @@ public final class AutoViewTransaction: ViewTransaction {
                 for row in sorted { groupOverride[row.rowid] = group }
             }
         }
+    }
+
+    /// The rows the sorting compared so far in this transaction, decoded.
+    /// - Throws: ``DatabaseError`` `.misuse` once the transaction ended.
+    func sortKeys() throws -> ViewSortKeys {
+        if let keptSortKeys { return keptSortKeys }
+        let made = logic.sorting.makeKeys(try context.transaction())
+        keptSortKeys = made
+        return made
+    }
+
+    /// Forgets the decoded row `rowid`, whose values changed or which left.
+    func forgetSortRow(_ rowid: Int64) {
+        keptSortKeys?.forget(rowid)
+    }
+
+    /// Drops every decoded row: the sorting changed, rowids may be reused, or the transaction
+    /// ended (the rows hold it).
+    func forgetSortKeys() {
+        keptSortKeys = nil
+    }
+
+    /// Row `rowid` of `group`, read for the sorting.
+    /// - Throws: ``DatabaseError`` `.corrupt` when the row is gone, or what reading throws.
+    func sortRow(_ rowid: Int64, inGroup group: String) throws -> ExtensionRow {
+        let kind = logic.sorting.kind
+        guard
+            let row = try context.row(
+                forRowid: rowid, readingObject: kind.readsObject, readingMetadata: kind.readsMetadata)
+        else {
+            throw DatabaseError(.corrupt, "group \"\(group)\" of view \"\(registeredName)\" lists a row that is gone")
+        }
+        return row
     }
 }

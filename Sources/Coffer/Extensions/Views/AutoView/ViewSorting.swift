@@ -19,85 +19,96 @@ public import Foundation
 public struct ViewSorting: Sendable {
     /// Which part of a row the closure reads.
     public let kind: ViewGrouping.Kind
-    let compare:
+    /// Orders two rows, decoding what the closure reads of each.
+    @usableFromInline let compare:
         @Sendable (_ transaction: ReadTransaction, _ group: String, _ left: ExtensionRow, _ right: ExtensionRow) throws
             ->
             ComparisonResult
+    /// Makes the store of decoded rows that one transaction's inserts compare through.
+    @usableFromInline let makeKeys: @Sendable (_ transaction: ReadTransaction) -> ViewSortKeys
+
+    // The factories are inlinable so that the caller's module specializes them for its row type:
+    // an insert compares about log₂ n times, and unspecialized code looks up the metadata of the
+    // generic row types at run time on every comparison and every access to the kept rows.
+
+    /// A sorting that decodes a row as a `Row` with `wrap` and orders two of them with `body`.
+    @inlinable init<Row>(
+        kind: ViewGrouping.Kind, wrap: @escaping @Sendable (ReadTransaction, ExtensionRow) throws -> Row,
+        body: @escaping @Sendable (String, Row, Row) throws -> ComparisonResult
+    ) {
+        self.kind = kind
+        compare = { transaction, group, left, right in
+            try body(group, wrap(transaction, left), wrap(transaction, right))
+        }
+        makeKeys = { transaction in TypedSortKeys(transaction: transaction, wrap: wrap, body: body).erased }
+    }
 
     /// Orders rows by collection and key.
-    public static func key(
+    @inlinable public static func key(
         _ body: @escaping @Sendable (_ group: String, _ left: KeyRow, _ right: KeyRow) throws -> ComparisonResult
     ) -> ViewSorting {
-        ViewSorting(kind: .key) { tx, group, left, right in
-            try body(
-                group, KeyRow(collection: left.collection, key: left.key, transaction: tx),
-                KeyRow(collection: right.collection, key: right.key, transaction: tx))
-        }
+        ViewSorting(
+            kind: .key, wrap: { tx, row in KeyRow(collection: row.collection, key: row.key, transaction: tx) },
+            body: body)
     }
 
     /// Orders rows by their objects of type `T`.
     /// - Note: A row whose object is not a `T` fails the write with `.extensionFailure`: group such
     ///   rows out with the grouping.
-    public static func object<T>(
+    @inlinable public static func object<T>(
         _ type: T.Type,
         _ body:
             @escaping @Sendable (_ group: String, _ left: ObjectRow<T>, _ right: ObjectRow<T>) throws ->
             ComparisonResult
     ) -> ViewSorting {
-        ViewSorting(kind: .object) { tx, group, left, right in
-            try body(
-                group,
+        ViewSorting(
+            kind: .object,
+            wrap: { tx, row in
                 ObjectRow(
-                    collection: left.collection, key: left.key, object: try typed(left.object, left), transaction: tx),
-                ObjectRow(
-                    collection: right.collection, key: right.key, object: try typed(right.object, right),
-                    transaction: tx))
-        }
+                    collection: row.collection, key: row.key, object: try typed(row.object, row) as T, transaction: tx)
+            }, body: body)
     }
 
     /// Orders rows by their metadata of type `T`.
     /// - Note: A row without metadata of type `T` fails the write with `.extensionFailure`.
-    public static func metadata<T>(
+    @inlinable public static func metadata<T>(
         _ type: T.Type,
         _ body:
             @escaping @Sendable (_ group: String, _ left: MetadataRow<T>, _ right: MetadataRow<T>) throws ->
             ComparisonResult
     ) -> ViewSorting {
-        ViewSorting(kind: .metadata) { tx, group, left, right in
-            try body(
-                group,
+        ViewSorting(
+            kind: .metadata,
+            wrap: { tx, row in
                 MetadataRow(
-                    collection: left.collection, key: left.key, metadata: try typed(left.metadata, left),
-                    transaction: tx),
-                MetadataRow(
-                    collection: right.collection, key: right.key, metadata: try typed(right.metadata, right),
-                    transaction: tx))
-        }
+                    collection: row.collection, key: row.key, metadata: try typed(row.metadata, row) as T,
+                    transaction: tx)
+            }, body: body)
     }
 
     /// Orders rows by objects of type `T` and metadata of type `M` (nil when absent or of another type).
-    public static func row<T, M>(
+    @inlinable public static func row<T, M>(
         _ objectType: T.Type, _ metadataType: M.Type,
         _ body:
             @escaping @Sendable (_ group: String, _ left: WholeRow<T, M>, _ right: WholeRow<T, M>) throws ->
             ComparisonResult
     ) -> ViewSorting {
-        ViewSorting(kind: .row) { tx, group, left, right in
-            try body(
-                group,
+        ViewSorting(
+            kind: .row,
+            wrap: { tx, row in
                 WholeRow(
-                    collection: left.collection, key: left.key, object: try typed(left.object, left),
-                    metadata: try left.metadata.value(as: M.self), transaction: tx),
-                WholeRow(
-                    collection: right.collection, key: right.key, object: try typed(right.object, right),
-                    metadata: try right.metadata.value(as: M.self), transaction: tx))
-        }
+                    collection: row.collection, key: row.key, object: try typed(row.object, row) as T,
+                    metadata: try row.metadata.value(as: M.self), transaction: tx)
+            }, body: body)
     }
 
-    private static func typed<T>(_ lazy: LazyValue, _ row: ExtensionRow) throws -> T {
-        try row.required(lazy, as: T.self, by: "the view's sorting")
+    /// The value of `lazy` as `T`: cast in the caller's module when it holds a `T` already (the
+    /// generic `LazyValue.value(as:)` looks up `Optional<T>`'s metadata at run time), else
+    /// decoded or refused by ``ExtensionRow/required(_:as:by:)``.
+    @inlinable static func typed<T>(_ lazy: LazyValue, _ row: ExtensionRow) throws -> T {
+        if let value = try lazy.value(), let typed = value as? T { return typed }
+        return try row.required(lazy, as: T.self, by: "the view's sorting")
     }
-
 }
 
 /// The handler of an ``AutoView``'s grouping: sets `group` to the row's group name, or leaves it
@@ -107,7 +118,7 @@ public typealias ViewGrouping = RowHandler<String?>
 extension ExtensionRow {
     /// The value of `lazy` (this row's object or metadata) as `T`, or the error naming the row
     /// and `reader`, which needs a `T`.
-    func required<T>(_ lazy: LazyValue, as type: T.Type, by reader: String) throws -> T {
+    @usableFromInline func required<T>(_ lazy: LazyValue, as type: T.Type, by reader: String) throws -> T {
         guard let value = try lazy.value(as: T.self) else {
             throw DatabaseError(
                 .extensionFailure, "\(reader) reads a \(T.self), which this row does not hold",

@@ -52,12 +52,12 @@ class ViewMaintainer<View: ViewTransaction>: ExtensionTransaction {
                 if let page { placed[rowid] = page } else { removed.insert(rowid) }
             }
         }
-        for rowid in removed where placed[rowid] == nil { try view.store.setPage(nil, ofRow: rowid) }
-        for (rowid, page) in placed { try view.store.setPage(page, ofRow: rowid) }
+        try view.store.setPages(placed, removing: removed.filter { placed[$0] == nil })
         for (group, var list) in view.lists where list.hasChanges {
             let tree = list.tree
             for page in list.removedPages { try view.store.delete(page) }
-            for page in list.dirtyPages.union(list.relinkedPages) where tree.contains(page) {
+            // In id order, so that new pages append to the page table.
+            for page in list.dirtyPages.union(list.relinkedPages).sorted() where tree.contains(page) {
                 let position = tree.position(of: page) ?? 0
                 let previous = position > 0 ? tree.page(at: position - 1) : nil
                 if list.dirtyPages.contains(page), let rowids = list.loadedPages[page] {

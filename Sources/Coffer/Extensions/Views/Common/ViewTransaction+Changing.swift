@@ -4,8 +4,20 @@ extension ViewTransaction {
     /// Puts row `rowid` (`key`) at `index` of `group`.
     /// - Precondition: the row is in no group of the view; `index` is in `0...count`.
     func insert(_ rowid: Int64, key: CollectionKey, into group: String, at index: Int) throws {
-        let wasEmpty = try numberOfItems(inGroup: group) == 0
-        guard try withList(group, { try $0.insert(rowid, at: index) }) else {
+        try insert(rowid, key: key, into: group) { _ in index }
+    }
+
+    /// Puts row `rowid` (`key`) in `group` at the index `place` finds in the group's list, with
+    /// the list opened once for both.
+    /// - Precondition: the row is in no group of the view; the index is in `0...count`.
+    func insert(
+        _ rowid: Int64, key: CollectionKey, into group: String, at place: (inout ViewGroupList) throws -> Int
+    ) throws {
+        let (index, inserted, wasEmpty) = try withList(group) { list in
+            let index = try place(&list)
+            return (index, try list.insert(rowid, at: index), list.count == 1)
+        }
+        guard inserted else {
             throw DatabaseError(
                 .misuse, "index \(index) is out of range for group \"\(group)\" of view \"\(registeredName)\"")
         }

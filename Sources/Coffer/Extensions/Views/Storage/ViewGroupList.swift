@@ -61,6 +61,14 @@ struct ViewGroupList {
         return try self.page(page).rowids[offset]
     }
 
+    /// The rowids of the page holding row `index`, with the group index of the page's first row;
+    /// nil when out of range.
+    /// - Complexity: O(log p), plus loading the page once.
+    mutating func rowids(onPageOf index: Int) throws -> (first: Int, rowids: [Int64])? {
+        guard let (page, offset) = tree.locate(row: index) else { return nil }
+        return (index - offset, try self.page(page).rowids)
+    }
+
     /// The index of `rowid` in the group, or nil when it is not in the group.
     /// - Complexity: O(log p) plus a scan of one page.
     mutating func index(of rowid: Int64) throws -> Int? {

@@ -28,6 +28,11 @@ struct ViewMemoryStore: ViewStore {
         try context.registration.memoryTable(named: "map")
     }
 
+    /// The largest page id written to the registration's page table, shared by its connections.
+    private func largestWritten() throws -> Locked<ViewPageTree.PageID> {
+        try context.registration.sharedValue(named: "largestPageID") { Locked(0) }
+    }
+
     /// Tables in memory exist once the registration made them.
     func createTables() throws {}
 
@@ -54,16 +59,17 @@ struct ViewMemoryStore: ViewStore {
         try value(forKey: rowid, in: mapTable())
     }
 
-    /// - Complexity: O(pages), once per write transaction (``AutoViewTransaction/prepareToWrite()``).
+    /// The largest page id ever written, which is at least the largest in use: ids need only be
+    /// unique, and reading it costs O(1) where scanning the pages cost O(pages) per write transaction.
     func largestPageID() throws -> ViewPageTree.PageID {
-        var largest: ViewPageTree.PageID = 0
-        try enumerate(pageTable()) { id, _ in largest = max(largest, id) }
-        return largest
+        try largestWritten().withLock { $0 }
     }
 
     func write(_ record: ViewPageRecord, rowids: ViewPage) throws {
         let page = ViewMemoryPage(group: record.group, previous: record.previous, rowids: rowids)
         try change(pageTable()) { try $0.setValue(page, forKey: record.page) }
+        // Raised before the commit and kept on a rollback: an id given out twice is the only harm.
+        try largestWritten().withLock { $0 = max($0, record.page) }
     }
 
     func relink(_ page: ViewPageTree.PageID, previous: ViewPageTree.PageID?) throws {
@@ -78,9 +84,10 @@ struct ViewMemoryStore: ViewStore {
         try change(pageTable()) { try $0.removeValue(forKey: page) }
     }
 
-    func setPage(_ page: ViewPageTree.PageID?, ofRow rowid: Int64) throws {
+    func setPages(_ placed: [Int64: ViewPageTree.PageID], removing removed: [Int64]) throws {
         try change(mapTable()) { table in
-            if let page { try table.setValue(page, forKey: rowid) } else { try table.removeValue(forKey: rowid) }
+            for rowid in removed { try table.removeValue(forKey: rowid) }
+            for (rowid, page) in placed { try table.setValue(page, forKey: rowid) }
         }
     }
 

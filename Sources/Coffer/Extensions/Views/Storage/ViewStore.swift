@@ -28,8 +28,8 @@ protocol ViewStore {
     func relink(_ page: ViewPageTree.PageID, previous: ViewPageTree.PageID?) throws
     /// Deletes a page.
     func delete(_ page: ViewPageTree.PageID) throws
-    /// Records the page row `rowid` is on, or (nil) that it left the view.
-    func setPage(_ page: ViewPageTree.PageID?, ofRow rowid: Int64) throws
+    /// Records the page each row of `placed` is on, and that the rows of `removed` left the view.
+    func setPages(_ placed: [Int64: ViewPageTree.PageID], removing removed: [Int64]) throws
     /// Empties the view.
     func removeAll() throws
 }
@@ -65,14 +65,20 @@ extension ViewStore {
 /// A persistent view's pages and map, in the view's tables.
 struct ViewTableStore: ViewStore {
     let tables: ExtensionTables
-    let pageTable: String
-    let mapTable: String
+    private let sql: ViewTableSQL
+    /// The last row whose page was read from the map, and that page.
+    ///
+    /// Finding a row's group and then its index reads the same map row twice. Forgotten when the
+    /// map is written.
+    private let lastPageOfRow = ViewRowPageMemo()
 
     init(tables: ExtensionTables, registeredName: String) {
         self.tables = tables
-        pageTable = ExtensionTables.quote(AutoView.pageTableName(registeredName: registeredName))
-        mapTable = ExtensionTables.quote(AutoView.mapTableName(registeredName: registeredName))
+        sql = ViewTableSQL.forView(registeredName: registeredName)
     }
+
+    var pageTable: String { sql.pageTable }
+    var mapTable: String { sql.mapTable }
 
     func createTables() throws {
         let groupIndex = ExtensionTables.quote(pageTableNameUnquoted + "_group")
@@ -91,9 +97,9 @@ struct ViewTableStore: ViewStore {
 
     func pageRecords(inGroup group: String?) throws -> [ViewPageRecord] {
         var records: [ViewPageRecord] = []
-        let head = "SELECT \"pageKey\", \"group\", \"prevPageKey\", \"count\" FROM \(pageTable)"
         let query =
-            group.map { ExtensionQuery(head + " WHERE \"group\" = ?", arguments: [.text($0)]) } ?? ExtensionQuery(head)
+            group.map { ExtensionQuery(sql.pageRecordsInGroup, arguments: [.text($0)]) }
+            ?? ExtensionQuery(sql.pageRecords)
         try tables.query(query) { row, _ in
             records.append(
                 ViewPageRecord(
@@ -105,54 +111,79 @@ struct ViewTableStore: ViewStore {
     }
 
     func page(_ page: ViewPageTree.PageID) throws -> ViewPage {
-        guard
-            let data = try tables.scalar("SELECT \"data\" FROM \(pageTable) WHERE \"pageKey\" = ?", [.integer(page)])?
-                .dataValue
-        else {
+        guard let data = try tables.scalar(sql.pageData, [.integer(page)])?.dataValue else {
             throw DatabaseError(.corrupt, "view page \(page) is missing from \(pageTable)")
         }
         return try ViewPage(decoding: data, view: pageTable)
     }
 
     func pageOfRow(_ rowid: Int64) throws -> ViewPageTree.PageID? {
-        try tables.scalar("SELECT \"pageKey\" FROM \(mapTable) WHERE \"rowid\" = ?", [.integer(rowid)])?.int64Value
+        if let last = lastPageOfRow.last, last.rowid == rowid { return last.page }
+        let page = try tables.scalar(sql.pageOfRow, [.integer(rowid)])?.int64Value
+        lastPageOfRow.last = (rowid, page)
+        return page
     }
 
     func largestPageID() throws -> ViewPageTree.PageID {
-        try tables.scalar("SELECT MAX(\"pageKey\") FROM \(pageTable)")?.int64Value ?? 0
+        try tables.scalar(sql.largestPage)?.int64Value ?? 0
     }
 
+    /// Updates the page's row, or inserts it when there is none.
+    ///
+    /// A page keeps its group, so the update leaves the group index alone; see ``ViewTableSQL``
+    /// for why neither statement is `INSERT OR REPLACE`.
     func write(_ record: ViewPageRecord, rowids: ViewPage) throws {
-        try tables.run(
-            "INSERT OR REPLACE INTO \(pageTable) (\"pageKey\", \"group\", \"prevPageKey\", \"count\", \"data\") VALUES (?, ?, ?, ?, ?)",
-            [
-                .integer(record.page), .text(record.group), record.previous.map { .integer($0) } ?? .null,
-                .integer(Int64(record.rows)), .blob(rowids.encoded),
-            ])
+        let previous: DatabaseValue = record.previous.map { .integer($0) } ?? .null
+        let data = DatabaseValue.blob(rowids.encoded)
+        let count = DatabaseValue.integer(Int64(record.rows))
+        guard try tables.run(sql.updatePage, [previous, count, data, .integer(record.page)]) == 0 else { return }
+        try tables.run(sql.insertPage, [.integer(record.page), .text(record.group), previous, count, data])
     }
 
     func relink(_ page: ViewPageTree.PageID, previous: ViewPageTree.PageID?) throws {
-        try tables.run(
-            "UPDATE \(pageTable) SET \"prevPageKey\" = ? WHERE \"pageKey\" = ?",
-            [previous.map { .integer($0) } ?? .null, .integer(page)])
+        try tables.run(sql.relinkPage, [previous.map { .integer($0) } ?? .null, .integer(page)])
     }
 
     func delete(_ page: ViewPageTree.PageID) throws {
-        try tables.run("DELETE FROM \(pageTable) WHERE \"pageKey\" = ?", [.integer(page)])
+        try tables.run(sql.deletePage, [.integer(page)])
     }
 
-    func setPage(_ page: ViewPageTree.PageID?, ofRow rowid: Int64) throws {
-        if let page {
-            try tables.run(
-                "INSERT OR REPLACE INTO \(mapTable) (\"rowid\", \"pageKey\") VALUES (?, ?)",
-                [.integer(rowid), .integer(page)])
-        } else {
-            try tables.run("DELETE FROM \(mapTable) WHERE \"rowid\" = ?", [.integer(rowid)])
+    /// Writes the map rows in rowid order, many to a statement.
+    ///
+    /// New rows then append to the table's last leaf instead of each descending the tree on its
+    /// own. A statement inserts the rows that are new; when some were there already, each row of
+    /// the statement is updated.
+    func setPages(_ placed: [Int64: ViewPageTree.PageID], removing removed: [Int64]) throws {
+        lastPageOfRow.last = nil
+        for rowid in removed { try tables.run(sql.deleteMapRow, [.integer(rowid)]) }
+        let rows = placed.sorted { $0.key < $1.key }
+        var start = 0
+        while start < rows.count {
+            // Powers of two, so a handful of statements (each cached) covers any count.
+            var size = ViewTableSQL.mapRowsPerStatement
+            while size > rows.count - start { size /= 2 }
+            let chunk = rows[start..<start + size]
+            var arguments: [DatabaseValue] = []
+            arguments.reserveCapacity(2 * size)
+            for (rowid, page) in chunk {
+                arguments.append(.integer(rowid))
+                arguments.append(.integer(page))
+            }
+            if try tables.run(sql.insertMapRows(size), arguments) < size {
+                for (rowid, page) in chunk { try tables.run(sql.updateMapRow, [.integer(page), .integer(rowid)]) }
+            }
+            start += size
         }
     }
 
     func removeAll() throws {
-        try tables.run("DELETE FROM \(pageTable)")
-        try tables.run("DELETE FROM \(mapTable)")
+        lastPageOfRow.last = nil
+        try tables.run(sql.deleteAllPages)
+        try tables.run(sql.deleteAllMapRows)
     }
+}
+
+/// The last row a ``ViewTableStore`` read the page of, and that page (nil: not in the view).
+private final class ViewRowPageMemo {
+    var last: (rowid: Int64, page: ViewPageTree.PageID?)?
 }
