@@ -97,5 +97,43 @@ extension ExtensionKit {
                     + each("didRemove") + each("willRemoveAll") + each("didRemoveAll")
                     + each("willRemoveAllCollections") + each("didRemoveAllCollections"))
         }
+
+        @Test func anExtensionHearsOnlyOfTheCollectionsItDerivesFrom() throws {
+            let test = try KitDatabase()
+            let log = Shared<[String]>([])
+            try test.database.register(
+                Tracer(label: "a", log: log, derivedCollections: .only(["a"])), withName: "a")
+            try test.database.register(Tracer(label: "any", log: log), withName: "any")
+            let connection = try test.connection()
+            func each(_ events: String...) -> [String] {
+                events.flatMap { event in [event.hasPrefix("any ") ? event : "a \(event)", "any \(event)"] }
+            }
+            func anyOnly(_ events: String...) -> [String] { events.map { "any \($0)" } }
+
+            // Writes alternate between the collections, so the receivers the transaction kept for
+            // the last collection are asked about again each time.
+            try connection.readWrite { tx in
+                try tx.setObject("v", forKey: "k", inCollection: "a")
+                try tx.setObject("v", forKey: "k", inCollection: "b")
+                try tx.setObject("w", forKey: "k", inCollection: "a")
+                try tx.touchRow(forKey: "k", inCollection: "b")
+                try tx.replaceObject("x", forKey: "k", inCollection: "b")
+                try tx.replaceMetadata("m", forKey: "k", inCollection: "a")
+                try tx.removeObjects(forKeys: ["k"], inCollection: "b")
+                try tx.removeAllObjects(inCollection: "b")
+                try tx.removeObject(forKey: "k", inCollection: "a")
+            }
+            #expect(
+                log.value
+                    == each("willInsert", "didInsert") + anyOnly("willInsert", "didInsert")
+                    + each("willUpdate", "didUpdate") + anyOnly("didTouch", "willReplaceObject", "didReplaceObject")
+                    + each("willReplaceMetadata", "didReplaceMetadata") + anyOnly("willRemove", "didRemove")
+                    + anyOnly("willRemoveAll", "didRemoveAll") + each("willRemove", "didRemove")
+                    + each("flush"))
+
+            log.update { $0 = [] }
+            try connection.readWrite { tx in try tx.removeAllObjectsInAllCollections() }
+            #expect(log.value == each("willRemoveAllCollections", "didRemoveAllCollections"))
+        }
     }
 }

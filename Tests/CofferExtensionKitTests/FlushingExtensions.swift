@@ -11,6 +11,7 @@ struct Tracer: DatabaseExtension {
     var label: String
     var log: Shared<[String]>
     var dependencies: Set<String> = []
+    var derivedCollections: AllowList<String>? = nil
 
     var isPersistent: Bool { false }
 
@@ -35,6 +36,10 @@ final class TracerTransaction: ExtensionTransaction {
     }
     func willUpdate(_ row: ExtensionRow) throws { record("willUpdate") }
     func didUpdate(_ row: ExtensionRow) throws { record("didUpdate") }
+    func willReplaceObject(_ row: ExtensionRow) throws { record("willReplaceObject") }
+    func didReplaceObject(_ row: ExtensionRow) throws { record("didReplaceObject") }
+    func willReplaceMetadata(_ row: ExtensionRow) throws { record("willReplaceMetadata") }
+    func didReplaceMetadata(_ row: ExtensionRow) throws { record("didReplaceMetadata") }
     func didTouch(_ row: ExtensionRow, object: Bool, metadata: Bool) throws { record("didTouch") }
     func willRemove(_ row: CollectionKey, rowid: Int64) throws { record("willRemove") }
     func didRemove(_ row: CollectionKey, rowid: Int64) throws { record("didRemove") }

@@ -34,6 +34,8 @@ public class ReadTransaction {
     var extensionEntries: [ExtensionRegistry.Entry]
     /// Each extension's object for this transaction, created on first use.
     var extensionTransactions: [String: any ExtensionTransaction] = [:]
+    /// The answer of ``hookReceivers(forCollection:)`` for the collection it was last asked about.
+    var keptHookReceivers: (collection: String, receivers: [any ExtensionTransaction])?
     /// The contexts handed to the extensions' objects, which close their memory views with the transaction.
     var extensionContexts: [ExtensionContext] = []
 
@@ -51,6 +53,7 @@ public class ReadTransaction {
         for context in extensionContexts { context.endMemoryViews() }
         extensionContexts.removeAll()
         extensionTransactions.removeAll()
+        keptHookReceivers = nil
         lentBytes = Data()
     }
 

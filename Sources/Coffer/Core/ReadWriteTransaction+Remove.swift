@@ -9,7 +9,7 @@ extension ReadWriteTransaction {
         try checkWritable()
         let ck = CollectionKey(collection: collection ?? "", key: key)
         guard let rowid = try existingRowid(ck) else { return }
-        try removeRow(ck, rowid: rowid, hooks: hookReceivers)
+        try removeRow(ck, rowid: rowid, hooks: hookReceivers(forCollection: ck.collection))
     }
 
     /// Removes the existing row `ck`, calling every extension's per-row hooks around it.
@@ -29,12 +29,12 @@ extension ReadWriteTransaction {
     /// - Throws: any ``DatabaseError`` from writing.
     public func removeObjects(forKeys keys: [String], inCollection collection: String?) throws {
         try checkWritable()
-        if !extensionEntries.isEmpty {
+        let collection = collection ?? ""
+        if !hookReceivers(forCollection: collection).isEmpty {
             // Extensions need every row's rowid and their hooks per row.
             for key in keys { try removeObject(forKey: key, inCollection: collection) }
             return
         }
-        let collection = collection ?? ""
         var start = 0
         while start < keys.count {
             let batch = keys[start..<min(start + Self.keyBatchSize, keys.count)]
@@ -70,7 +70,7 @@ extension ReadWriteTransaction {
     public func removeAllObjects(inCollection collection: String?) throws {
         try checkWritable()
         let collection = collection ?? ""
-        let hooks = hookReceivers
+        let hooks = hookReceivers(forCollection: collection)
         if hooks.contains(where: { $0.removesEachRow(ofCollection: collection) }) {
             try removeEachRow(ofCollection: collection, hooks: hooks)
             return
@@ -161,7 +161,7 @@ extension ReadWriteTransaction {
         let ck = CollectionKey(collection: collection ?? "", key: key)
         guard let rowid = try existingRowid(ck) else { return }
         changes.updateRow(ck) { Self.touch(&$0, object: object, metadata: metadata) }
-        let hooks = hookReceivers
+        let hooks = hookReceivers(forCollection: ck.collection)
         guard !hooks.isEmpty else { return }
         let row = ExtensionRow(
             collectionKey: ck, rowid: rowid,

@@ -114,7 +114,7 @@ public final class ReadWriteTransaction: ReadTransaction {
         } else {
             metadataData = serializedMetadata
         }
-        let hooks = hookReceivers
+        let hooks = hookReceivers(forCollection: ck.collection)
         let inserted: Bool
         var row: ExtensionRow?
         if hooks.isEmpty {
@@ -200,7 +200,7 @@ public final class ReadWriteTransaction: ReadTransaction {
         }
         let (data, readBack) = try stored(object, serialized: nil, with: config.objectChain, ck, what: "object")
         let cached: any Sendable = readBack ?? object
-        let hooks = hookReceivers
+        let hooks = hookReceivers(forCollection: ck.collection)
         let row = ExtensionRow(
             collectionKey: ck, rowid: rowid, object: LazyValue(cached),
             metadata: lazyMetadata(ck))
@@ -243,7 +243,7 @@ public final class ReadWriteTransaction: ReadTransaction {
             data = bytes
             if let readBack { cached = readBack }
         }
-        let hooks = hookReceivers
+        let hooks = hookReceivers(forCollection: ck.collection)
         let row = ExtensionRow(
             collectionKey: ck, rowid: rowid,
             object: lazyObject(ck),

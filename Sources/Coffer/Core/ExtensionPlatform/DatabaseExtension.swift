@@ -34,8 +34,12 @@ public protocol DatabaseExtension: Sendable {
     /// flushes) always run before its dependents'.
     var dependencies: Set<String> { get }
     /// The collections whose rows the extension derives its data from, when it can say; nil
-    /// (the default) when it may read any. Observation uses it to tell whether a commit may
-    /// have changed what the extension answers.
+    /// (the default) when it may read any.
+    ///
+    /// A change to a row of another collection does not reach the extension's per-row hooks
+    /// (nor `willRemoveAll(inCollection:)` for another collection), which saves every such write
+    /// the lookup of the row's rowid the hooks need; observation uses it to tell whether a commit
+    /// may have changed what the extension answers. Read once, at registration.
     var derivedCollections: AllowList<String>? { get }
     /// The tables the extension owns when registered as `registeredName`.
     ///

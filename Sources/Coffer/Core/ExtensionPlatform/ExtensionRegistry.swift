@@ -10,6 +10,9 @@ struct ExtensionRegistry {
         let implementation: any DatabaseExtension
         /// This registration (per-connection states made for an earlier one are replaced).
         let registration: ExtensionRegistration
+        /// The implementation's ``DatabaseExtension/derivedCollections``, read once: every write
+        /// asks it which extensions to tell.
+        let derivedCollections: AllowList<String>?
     }
 
     private(set) var entries: [Entry] = []
@@ -58,7 +61,9 @@ struct ExtensionRegistry {
         let registration = ExtensionRegistration(
             name: name, tableNames: tables, dependencyTableNames: dependencyTables, id: lastRegistration,
             oldestSnapshot: oldestSnapshot)
-        return Entry(name: name, implementation: implementation, registration: registration)
+        return Entry(
+            name: name, implementation: implementation, registration: registration,
+            derivedCollections: implementation.derivedCollections)
     }
 
     mutating func add(_ entry: Entry) {

@@ -50,6 +50,21 @@ extension ReadTransaction {
         extensionEntries.isEmpty ? [] : extensionEntries.compactMap { extensionTransaction(named: $0.name) }
     }
 
+    /// The transaction objects of the extensions that derive from `collection`'s rows, in
+    /// registration order: the only ones a change to one of its rows is told of.
+    ///
+    /// The answer for the last collection asked is kept, since a bulk write asks for one
+    /// collection row after row; registering or unregistering an extension forgets it.
+    func hookReceivers(forCollection collection: String) -> [any ExtensionTransaction] {
+        if extensionEntries.isEmpty { return [] }
+        if let kept = keptHookReceivers, kept.collection == collection { return kept.receivers }
+        let receivers = extensionEntries.compactMap { entry in
+            entry.derivedCollections?.isAllowed(collection) == false ? nil : extensionTransaction(named: entry.name)
+        }
+        keptHookReceivers = (collection, receivers)
+        return receivers
+    }
+
     /// The created extension transactions in registration order.
     var createdExtensionTransactions: [(name: String, transaction: any ExtensionTransaction)] {
         extensionEntries.compactMap { entry in extensionTransactions[entry.name].map { (entry.name, $0) } }

@@ -15,6 +15,7 @@ extension ReadWriteTransaction {
         try dropOrphans(sharingTablesWith: entry)
         // Part of this transaction from now on: its flush, its changes and its commit run with it.
         extensionEntries.append(entry)
+        keptHookReceivers = nil
         let extensionTx = makeExtensionTransaction(for: entry)
         if implementation.isPersistent {
             // What it derives from may have been rebuilt since (a view under a filtered view,
@@ -98,7 +99,9 @@ extension ReadWriteTransaction {
             if removed { unregisteredExtensions.insert(name) }
             core.extensionStates[name] = nil
             extensionTransactions[name] = nil
+            extensionEntries.removeAll { $0.name == name }
         }
+        keptHookReceivers = nil
     }
 
     /// The tables `yap2` records for `name`, or nil without a record.
