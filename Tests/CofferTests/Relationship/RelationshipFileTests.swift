@@ -52,6 +52,22 @@ extension RelationshipSuites {
             try f.one.read { tx throws in #expect(try S.edges(tx).recordedFileDeletionCount() == 0) }
         }
 
+        /// The deletion runs on the deleter's queue: a commit returns while that queue is held up.
+        @Test func aCommitDoesNotWaitForItsFileDeletions() throws {
+            let f = try S.fixture()
+            let dir = TemporaryDirectory()
+            let file = try makeFile(dir, "attachment")
+            try S.save(f.one, ["note": TestNode(files: [file.path])])
+            let release = DispatchSemaphore(value: 0)
+            f.relationship.fileDeleter.queue.async { release.wait() }
+            try f.one.readWrite { tx in try tx.removeObject(forKey: "note", inCollection: "nodes") }
+            #expect(exists(file))
+            #expect(try S.keys(f.two).isEmpty)
+            release.signal()
+            f.relationship.fileDeleter.drainNow()
+            #expect(!exists(file))
+        }
+
         @Test func aFileDroppedFromTheNodesListIsDeleted() throws {
             let f = try S.fixture()
             let dir = TemporaryDirectory()

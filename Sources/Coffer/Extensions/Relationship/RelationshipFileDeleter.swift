@@ -8,7 +8,8 @@ import Synchronization
 /// gone its record id is reported to the registration's ``RelationshipFileLedger``, and the next
 /// write transaction removes the record.
 final class RelationshipFileDeleter: Sendable {
-    private let queue = DispatchQueue(label: "coffer.relationship.files")
+    /// Where deletions run: never the writer's thread, so a commit does not wait for the file system.
+    let queue = DispatchQueue(label: "coffer.relationship.files")
     /// Tests set it to leave the files and their records as a crash after the commit would.
     let skipsDeletion = Atomic<Bool>(false)
 
