@@ -19,6 +19,8 @@ struct CofferStress: ParsableCommand {
             Keys come from the environment as 64 hex digits: \(StressKeys.keyVariable) \
             (and \(StressKeys.newKeyVariable) for `rotate`).
             """,
-        subcommands: [WriterCommand.self, RotateCommand.self, BackupCommand.self, AttachmentsCommand.self]
+        subcommands: [
+            WriterCommand.self, RotateCommand.self, BackupCommand.self, AttachmentsCommand.self, CounterCommand.self,
+        ]
     )
 }

@@ -32,6 +32,11 @@ public struct Changeset: Sendable {
     /// transaction returns it when it advances, every change question answers yes for it, and
     /// every extension state is told (``ExtensionConnectionState/reset()``). Reload what you show.
     public let isReset: Bool
+    /// Whether this reset stands for commits made by another process
+    /// (``DatabaseOptions/multiProcessSupport``), whose changes this process cannot know.
+    ///
+    /// Always with ``isReset``; its ``connectionID`` is 0.
+    public let isExternal: Bool
 
     /// What happened to each set, replaced or touched row, with how sibling connections update their
     /// caches (internal: values never leave the process through the public API of a changeset).
@@ -101,6 +106,7 @@ public struct Changeset: Sendable {
         self.registeredExtensions = registeredExtensions
         self.unregisteredExtensions = unregisteredExtensions
         self.isReset = isReset
+        self.isExternal = false
     }
 
     init(
@@ -120,10 +126,12 @@ public struct Changeset: Sendable {
         self.registeredExtensions = registeredExtensions
         self.unregisteredExtensions = unregisteredExtensions
         self.isReset = false
+        self.isExternal = false
     }
 
-    /// The changeset standing for every commit up to `snapshot` that a connection lost track of.
-    init(resetTo snapshot: UInt64) {
+    /// The changeset standing for every commit up to `snapshot` that a connection lost track of,
+    /// or (`external`) that other processes made.
+    init(resetTo snapshot: UInt64, external: Bool = false) {
         self.snapshot = snapshot
         self.connectionID = 0
         self.connectionName = nil
@@ -136,6 +144,7 @@ public struct Changeset: Sendable {
         self.registeredExtensions = []
         self.unregisteredExtensions = []
         self.isReset = true
+        self.isExternal = external
     }
 
     /// The part of extension `name` in this commit, as the type its transaction object

@@ -69,6 +69,12 @@ extension ConnectionCore {
         // `BEGIN IMMEDIATE` pins the newest commit, and writers run one at a time, each publishing
         // its snapshot before the next begins: the database's snapshot is the one pinned.
         try mapSQLite { try sqlite.cachedStatement(SQL.beginWrite).run() }
+        do {
+            try adoptExternalCommits()
+        } catch {
+            rollbackWrite()
+            throw error
+        }
         let startSnapshot = database.snapshot
         catchUp(to: startSnapshot)
         connection.status.withLock { $0.transactionSnapshot = startSnapshot }
@@ -144,6 +150,7 @@ extension ConnectionCore {
             for registration in tx.registeredExtensions {
                 registration.firstSnapshot.store(newSnapshot, ordering: .releasing)
             }
+            try recordSnapshotForOtherProcesses(newSnapshot)
             try database.snapshotGate.commit {
                 try mapSQLite { try sqlite.cachedStatement(SQL.commit).run() }
                 database.publish(changeset, by: id)

@@ -122,15 +122,49 @@ final class ConnectionCore: @unchecked Sendable {
     }
 
     /// Pins SQLite's read snapshot (the first read of a transaction begun with `BEGIN`) and
-    /// returns its number; the gate keeps commits out meanwhile, so the two agree.
+    /// returns its number; the gate keeps this process's commits out meanwhile, so the two agree.
+    ///
+    /// The read is of the snapshot number in `yap2`, which every commit writes under
+    /// ``DatabaseOptions/multiProcessSupport``: a number past the database's is another
+    /// process's commit, which this one then adopts (and announces as an external reset).
     func pinReadSnapshot() throws -> UInt64 {
-        try database.snapshotGate.pin {
-            try mapSQLite {
+        let (snapshot, external) = try database.snapshotGate.pin { () throws -> (UInt64, Changeset?) in
+            let stored = try mapSQLite { () throws -> UInt64? in
                 let stmt = try sqlite.cachedStatement(SQL.pinRead)
                 defer { stmt.reset() }
-                _ = try stmt.step()
+                return try stmt.step() ? UInt64(bitPattern: stmt.int64(0)) : nil
             }
-            return database.snapshot
+            guard database.options.multiProcessSupport, let stored else { return (database.snapshot, nil) }
+            return database.noteExternalCommit(stored)
+        }
+        if let external { database.announce(external, by: id) }
+        return snapshot
+    }
+
+    /// Under ``DatabaseOptions/multiProcessSupport``, adopts the snapshot number another process
+    /// left in the file (called once the write lock is held, so no process can commit meanwhile).
+    func adoptExternalCommits() throws {
+        guard database.options.multiProcessSupport else { return }
+        let stored = try mapSQLite { () throws -> UInt64? in
+            let stmt = try sqlite.cachedStatement(SQL.pinRead)
+            defer { stmt.reset() }
+            return try stmt.step() ? UInt64(bitPattern: stmt.int64(0)) : nil
+        }
+        guard let stored else { return }
+        let (_, external) = database.noteExternalCommit(stored)
+        if let external { database.announce(external, by: id) }
+    }
+
+    /// Writes `snapshot` to `yap2` in the open write transaction, so other processes see the
+    /// commit (``DatabaseOptions/multiProcessSupport`` only).
+    func recordSnapshotForOtherProcesses(_ snapshot: UInt64) throws {
+        guard database.options.multiProcessSupport else { return }
+        try mapSQLite {
+            let stmt = try sqlite.cachedStatement(SQL.yapSet)
+            try stmt.bind(SQL.snapshotExtension, at: 1)
+            try stmt.bind(SQL.snapshotKey, at: 2)
+            try stmt.bind(Int64(bitPattern: snapshot), at: 3)
+            try stmt.run()
         }
     }
 
@@ -162,6 +196,12 @@ final class ConnectionCore: @unchecked Sendable {
 
     /// Updates the caches for one sibling commit, per object policy (YapDatabase's `processChangeset`).
     func apply(_ changeset: Changeset) {
+        if changeset.isReset {
+            // Another process's commits: nothing cached can be trusted, nor any extension state.
+            flushCaches()
+            for slot in extensionStates.values { slot.state.reset() }
+            return
+        }
         for name in changeset.unregisteredExtensions { extensionStates[name] = nil }
         for (name, slot) in extensionStates {
             guard let changes = changeset.extensionChanges[name], !slot.state.deliver(changes) else { continue }

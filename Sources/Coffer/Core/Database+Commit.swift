@@ -48,6 +48,15 @@ extension Database {
         }
     }
 
+    /// Moves the database to `snapshot`, read from the file, when another process committed it.
+    /// - Returns: the database's snapshot afterwards, and the external reset when it moved.
+    func noteExternalCommit(_ snapshot: UInt64) -> (UInt64, Changeset?) {
+        state.withLock { state in
+            let reset = state.noteExternalCommit(snapshot)
+            return (state.snapshot, reset)
+        }
+    }
+
     /// Tells everyone about a published changeset: sibling catch-up, the stream, the notification.
     func announce(_ changeset: Changeset, by committer: UInt64) {
         let (siblings, streams) = state.withLock { state -> ([Connection], [AsyncStream<Changeset>.Continuation]) in
@@ -73,7 +82,8 @@ extension Database {
     /// so the numbers go on growing across launches (commits do not write it: see `SnapshotGate`).
     func persistSnapshot() {
         let snapshot = state.withLock { $0.snapshot }
-        guard snapshot != openedSnapshot else { return }
+        // Every commit wrote it already, and another process may have written a later one since.
+        guard snapshot != openedSnapshot, !options.multiProcessSupport else { return }
         do {
             try checkpointer.withHandle(openingWith: openCheckpointHandle) { handle in
                 try mapSQLite {

@@ -38,6 +38,16 @@ public struct DatabaseOptions: Sendable {
     public var treatsEmptyFileAsNew = false
     /// How long a connection waits for a lock held by another process before failing with `.busy`.
     public var busyTimeout: Duration = .seconds(10)
+    /// Whether other processes may write the file while this one has it open; off by default.
+    ///
+    /// YapDatabase calls it `enableMultiProcessSupport`. With it on, every commit also writes its snapshot number to the file, and every transaction
+    /// compares that number with the last one this process knows once SQLite has pinned its
+    /// snapshot. When another process committed in between, the connection drops its caches,
+    /// moves to the file's number and hands on an external reset (``Changeset/isExternal``) to
+    /// extension states, long-lived readers and observers, which reload rather than apply row
+    /// changes. Every process that opens the file must turn it on and register the same
+    /// persistent extensions. See <doc:SeveralProcesses>.
+    public var multiProcessSupport = false
     /// Callbacks around ``Database/rotateKey(to:cipher:)``: persist the new key before the swap.
     public var keyRotationHooks = KeyRotationHooks()
     /// The application's logger.

@@ -25,17 +25,30 @@ struct DatabaseState {
     /// The changesets after `since` up to and including `until`, or nil when some were dropped.
     ///
     /// `changesets` holds consecutive snapshot numbers in order (one writer appends them; pruning
-    /// drops a prefix), so the range is found by bisection: this runs under the database's lock at
-    /// every catch-up, and a scan over every retained changeset (hundreds behind a busy writer)
-    /// held the committing writer up.
+    /// drops a prefix), except that an external reset follows a gap: the numbers other processes
+    /// used. So the range is found by bisection: this runs under the database's lock at every
+    /// catch-up, and a scan over every retained changeset (hundreds behind a busy writer) held the
+    /// committing writer up.
     func changesets(after since: UInt64, through until: UInt64) -> [Changeset]? {
         guard until > since else { return [] }
         let start = firstIndex(after: since)
-        let end = start + Int(until - since)
-        guard end <= changesets.count, changesets[start].snapshot == since + 1,
+        let end = firstIndex(after: until)
+        guard start < end, changesets[start].snapshot == since + 1 || changesets[start].isExternal,
             changesets[end - 1].snapshot == until
         else { return nil }
         return Array(changesets[start..<end])
+    }
+
+    /// Moves the database to `snapshot`, the number another process's commit left in the file,
+    /// and returns the external reset that stands for the commits in between; nil when this
+    /// process knows `snapshot` already.
+    mutating func noteExternalCommit(_ snapshot: UInt64) -> Changeset? {
+        guard snapshot > self.snapshot else { return nil }
+        let reset = Changeset(resetTo: snapshot, external: true)
+        changesets.append(reset)
+        self.snapshot = snapshot
+        prune()
+        return reset
     }
 
     /// The index of the first changeset whose snapshot is after `snapshot` (`changesets.count` if none).

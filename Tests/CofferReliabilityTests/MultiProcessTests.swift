@@ -1,0 +1,112 @@
+import Coffer
+import CofferTestSupport
+import Foundation
+import Testing
+
+/// Several processes on one file with ``DatabaseOptions/multiProcessSupport``: `coffer-stress
+/// counter` children write, this process reads and writes through its caches.
+@Suite struct MultiProcessTests {
+    let directory = TemporaryDirectory("coffer-multiprocess")
+    let key = TestSupport.randomKey()
+    var url: URL { directory.file("shared.sqlite") }
+    var environment: [String: String] { ["COFFER_STRESS_KEY": StressSettings.hex(key)] }
+
+    /// Opens the shared file in this process, with multi-process support and the counter codec.
+    func open() throws -> Database {
+        var options = TestSupport.rawKeyOptions(key)
+        options.multiProcessSupport = true
+        let db = try TestSupport.open(url, options: options)
+        db.registerCodable(Int.self, forCollection: "counters")
+        return db
+    }
+
+    func counter(_ tx: ReadTransaction) throws -> Int {
+        try tx.object(forKey: "count", inCollection: "counters", as: Int.self) ?? 0
+    }
+
+    func child(_ arguments: [String]) throws -> StressChild {
+        try StressChild(
+            ["counter", "--database", url.path] + arguments, environment: environment, logDirectory: directory.url)
+    }
+
+    /// The last value a counter child acknowledged.
+    func lastAcknowledged(_ child: StressChild) -> Int {
+        child.lines.last { Int($0) != nil }.flatMap { Int($0) } ?? 0
+    }
+
+    @Test func twoWriterProcessesAndThisOneLoseNoIncrement() throws {
+        let db = try open()
+        let connection = try db.newConnection()
+        // Read once, so the object cache holds a value the children's commits make stale.
+        #expect(try connection.read { try counter($0) } == 0)
+        let children = try (0..<2).map { _ in try child(["--limit", "300"]) }
+        for child in children { try child.waitUntilReady() }
+        for _ in 0..<200 {
+            try connection.readWrite { tx in
+                try tx.setObject(try counter(tx) + 1, forKey: "count", inCollection: "counters")
+            }
+        }
+        for child in children {
+            try child.waitForLine(startingWith: "done", timeout: .seconds(120))
+            child.killNow()
+        }
+        #expect(try connection.read { try counter($0) } == 800)
+    }
+
+    @Test func aReaderSeesEveryCommitItWasToldOfAndNothingTorn() throws {
+        let db = try open()
+        let connection = try db.newConnection()
+        let observer = try db.newConnection()
+        _ = try observer.beginLongLivedReadTransaction()
+        let writer = try child(["--limit", "0", "--log"])
+        try writer.waitUntilReady()
+        try writer.waitForLine(startingWith: "1")
+        // A long-lived reader moving on learns of the other process's commits as an external reset.
+        let changesets = try observer.beginLongLivedReadTransaction()
+        #expect(changesets.contains { $0.isReset && $0.isExternal })
+        #expect(try observer.read { try counter($0) } >= 1)
+
+        var previous = 0
+        let deadline = ContinuousClock.now + .seconds(2)
+        var reads = 0
+        while ContinuousClock.now < deadline || reads < 50 {
+            let acknowledged = lastAcknowledged(writer)
+            let (value, logged) = try connection.read { tx in
+                let value = try counter(tx)
+                return (value, try tx.object(forKey: "v\(value)", inCollection: "counters", as: Int.self))
+            }
+            #expect(value >= acknowledged, "a cached value older than a commit the reader knew of")
+            #expect(value >= previous, "the snapshot went backwards")
+            #expect(value == 0 || logged == value, "a torn transaction: v\(value) is \(String(describing: logged))")
+            previous = value
+            reads += 1
+        }
+        #expect(writer.killNow(), "the writer exited on its own: \(writer.errorOutput)")
+        _ = try observer.endLongLivedReadTransaction()
+    }
+
+    @Test func killedWriterProcessesLoseNoAcknowledgedIncrement() throws {
+        let seed = StressSettings.seed()
+        print("MultiProcess.kills seed: \(seed)")
+        var rng = SeededGenerator(seed: seed)
+        let db = try open()
+        let connection = try db.newConnection()
+        var expected = 0
+        for iteration in 0..<StressSettings.kills(ci: 20, stress: 200) {
+            let writer = try child(["--limit", "0"])
+            try writer.waitUntilReady()
+            pause(microseconds: Int.random(in: 0..<50_000, using: &rng))
+            #expect(writer.killNow(), "iteration \(iteration): the writer exited on its own: \(writer.errorOutput)")
+            let acknowledged = lastAcknowledged(writer)
+            // This process goes on writing through its cache after every kill.
+            let value = try connection.readWrite { tx in
+                let next = try counter(tx) + 1
+                try tx.setObject(next, forKey: "count", inCollection: "counters")
+                return next
+            }
+            #expect(value > max(expected, acknowledged), "iteration \(iteration) seed \(seed): lost an increment")
+            expected = value
+        }
+        #expect(try connection.read { try counter($0) } == expected)
+    }
+}
