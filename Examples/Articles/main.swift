@@ -25,6 +25,7 @@ let articles: [(name: String, run: (URL) async throws -> Void)] = [
     ("SearchField", { try await searchField(in: $0)() }),
     ("Relationships", relationships(in:)),
     ("ScheduledActions", scheduledActions(in:)),
+    ("SeveralProcesses", { try severalProcesses(in: $0) }),
 ]
 
 /// A harness check that failed: what was expected.

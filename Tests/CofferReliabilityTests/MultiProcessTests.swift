@@ -85,6 +85,57 @@ import Testing
         _ = try observer.endLongLivedReadTransaction()
     }
 
+    @Test func anIdleProcessHearsOfAnotherProcesssCommit() async throws {
+        let db = try open()
+        let connection = try db.newConnection()
+        #expect(try await connection.read { try counter($0) } == 0)
+        let changes = db.changes
+        let writer = try child(["--limit", "3"])
+        // Nothing in this process runs a transaction: the watcher alone must notice.
+        let heard = try await withThrowingTaskGroup(of: Changeset?.self) { group in
+            group.addTask {
+                for await changeset in changes where changeset.isExternal { return changeset }
+                return nil
+            }
+            group.addTask {
+                try await Task.sleep(for: .seconds(30))
+                return nil
+            }
+            defer { group.cancelAll() }
+            return try await group.next() ?? nil
+        }
+        let external = try #require(heard, "no external change was announced within 30 s")
+        #expect(external.isReset && external.connectionID == 0)
+        try writer.waitForLine(startingWith: "done")
+        writer.killNow()
+        #expect(try await connection.read { try counter($0) } == 3)
+    }
+
+    @Test func keyRotationIsRefusedWhileAnotherProcessHasTheFileOpen() throws {
+        let db = try open()
+        let connection = try db.newConnection()
+        let writer = try child(["--limit", "0"])
+        try writer.waitUntilReady()
+        try writer.waitForLine(startingWith: "1")
+        let newKey = TestSupport.randomKey()
+        var refusal: DatabaseError?
+        do {
+            try db.rotateKey(to: .raw(newKey))
+        } catch let error as DatabaseError {
+            refusal = error
+        }
+        #expect(refusal?.code == .busy)
+        #expect(refusal?.message.contains("another process") == true)
+        // Nothing was touched: the other process goes on writing under the old key.
+        let before = lastAcknowledged(writer)
+        try writer.waitForLine(startingWith: "\(before + 5)")
+        #expect(try connection.read { try counter($0) } >= before + 5)
+        #expect(writer.killNow())
+
+        try db.rotateKey(to: .raw(newKey))
+        #expect(try connection.read { try counter($0) } >= before + 5)
+    }
+
     @Test func killedWriterProcessesLoseNoAcknowledgedIncrement() throws {
         let seed = StressSettings.seed()
         print("MultiProcess.kills seed: \(seed)")

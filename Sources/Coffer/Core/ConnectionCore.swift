@@ -125,8 +125,9 @@ final class ConnectionCore: @unchecked Sendable {
     /// returns its number; the gate keeps this process's commits out meanwhile, so the two agree.
     ///
     /// The read is of the snapshot number in `yap2`, which every commit writes under
-    /// ``DatabaseOptions/multiProcessSupport``: a number past the database's is another
-    /// process's commit, which this one then adopts (and announces as an external reset).
+    /// ``DatabaseOptions/multiProcessSupport``: then it is the transaction's snapshot, and a
+    /// number past the database's is another process's commit, which this one adopts (and
+    /// announces as an external reset).
     func pinReadSnapshot() throws -> UInt64 {
         let (snapshot, external) = try database.snapshotGate.pin { () throws -> (UInt64, Changeset?) in
             let stored = try mapSQLite { () throws -> UInt64? in
@@ -135,7 +136,9 @@ final class ConnectionCore: @unchecked Sendable {
                 return try stmt.step() ? UInt64(bitPattern: stmt.int64(0)) : nil
             }
             guard database.options.multiProcessSupport, let stored else { return (database.snapshot, nil) }
-            return database.noteExternalCommit(stored)
+            // The number SQLite's snapshot holds, not the database's: another process commits
+            // outside the gate, and a watcher or a sibling may have adopted a later number already.
+            return (stored, database.noteExternalCommit(stored).1)
         }
         if let external { database.announce(external, by: id) }
         return snapshot

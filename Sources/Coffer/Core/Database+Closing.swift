@@ -76,12 +76,14 @@ extension Database {
         for connection in liveConnections() { connection.endLongLivedReadBeforeClose() }
         guard try gate.close(until: deadline) else { return }
         // Nothing can run a transaction from here on, and nothing below throws.
+        externalCommitWatcher.withLock { $0 }?.stop()
         for stream in state.withLock({ $0.takeChangeStreams() }) { stream.finish() }
         for participant in closeParticipants.withLock({ $0.live }) { participant.didClose() }
         persistSnapshot()
         for connection in liveConnections() { connection.closeHandleAfterClose() }
         drainHandlePool()
         checkpointer.close(truncating: true)
+        presenceLock.release()
         DatabasePathRegistry.release(canonicalPath)
     }
 

@@ -55,6 +55,10 @@ public final class Database: Sendable {
     let handlePool = Locked(HandlePool())
     /// The handle Coffer checkpoints with; never used for transactions.
     let checkpointer: WALCheckpointer
+    /// Learns of other processes' commits while idle (``DatabaseOptions/multiProcessSupport``).
+    let externalCommitWatcher = Locked<ExternalCommitWatcher?>(nil)
+    /// Tells a key rotation whether another process has the file open.
+    let presenceLock: ProcessPresenceLock
     let state: Locked<DatabaseState>
     let registry = Locked(ConfigRegistry())
     let extensions = Locked(ExtensionRegistry())
@@ -97,6 +101,12 @@ public final class Database: Sendable {
         }
         do {
             let opened = try DatabaseOpener(url: url, options: options).open()
+            do {
+                self.presenceLock = try ProcessPresenceLock(path: url.path, timeout: options.busyTimeout)
+            } catch {
+                opened.handle.close()
+                throw error
+            }
             self.url = url
             self.canonicalPath = canonicalPath
             var publicOptions = options
@@ -119,6 +129,12 @@ public final class Database: Sendable {
                     snapshot: opened.snapshot, previouslyRegisteredExtensionNames: opened.extensionNames))
             self.defaultsStorage = Locked(ConnectionConfig())
             extensions.withLock { $0.orphanCandidates = Set(opened.extensionNames) }
+            if options.multiProcessSupport {
+                let watcher = ExternalCommitWatcher(path: url.path, pollInterval: options.externalCommitPollInterval) {
+                    [weak self] in self?.checkForExternalCommits()
+                }
+                externalCommitWatcher.withLock { $0 = watcher }
+            }
         } catch {
             DatabasePathRegistry.release(canonicalPath)
             throw error
@@ -129,10 +145,12 @@ public final class Database: Sendable {
         // `close()` did all of this already, and the path may belong to a newer instance by now.
         guard !gate.isClosed else { return }
         DatabasePathRegistry.beginRelease(canonicalPath)
+        externalCommitWatcher.withLock { $0 }?.stop()
         for stream in state.withLock({ $0.takeChangeStreams() }) { stream.finish() }
         persistSnapshot()
         checkpointer.close()
         drainHandlePool()
+        presenceLock.release()
         DatabasePathRegistry.release(canonicalPath)
     }
 
@@ -163,8 +181,9 @@ public final class Database: Sendable {
     /// The most recent committed snapshot: it grows by one with every read-write transaction
     /// that changed something.
     ///
-    /// Saved in the file when the database closes (not by each commit), and the next open goes
-    /// on from the saved number. After `close(timeout:)`, the last one.
+    /// Saved in the file when the database closes (not by each commit, unless
+    /// ``DatabaseOptions/multiProcessSupport`` is on), and the next open goes on from the saved
+    /// number. After `close(timeout:)`, the last one.
     public var snapshot: UInt64 { state.withLock { $0.snapshot } }
 
     /// The cache settings new connections start with.

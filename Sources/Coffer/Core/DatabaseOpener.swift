@@ -87,14 +87,16 @@ struct DatabaseOpener {
                     // `KeyCandidate.salted(with:)`: a failed read there passed for a wrong key).
                     let candidate =
                         if given.isPassphrase, let salt {
-                            try given.derivedRawSpec(salt: salt, forFileAt: path, iterations: cipher.kdfIterations ?? 64_000)
+                            try given.derivedRawSpec(
+                                salt: salt, forFileAt: path, iterations: cipher.kdfIterations ?? 64_000)
                         } else if let salt {
                             given.salted(with: salt)
                         } else {
                             given
                         }
                     let guardHandle = isNew ? nil : try probe(candidate, cipher: cipher)
-                    return try openGuarded(guardHandle, candidate: candidate, cipher: cipher, cipherVersion: cipherVersion)
+                    return try openGuarded(
+                        guardHandle, candidate: candidate, cipher: cipher, cipherVersion: cipherVersion)
                 } catch let error as SQLiteError where error.isNotADatabase {
                     lastError = error
                 } catch let error as SQLiteError {

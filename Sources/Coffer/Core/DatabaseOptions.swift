@@ -48,6 +48,9 @@ public struct DatabaseOptions: Sendable {
     /// changes. Every process that opens the file must turn it on and register the same
     /// persistent extensions. See <doc:SeveralProcesses>.
     public var multiProcessSupport = false
+    /// How often an idle process looks for other processes' commits where inotify is not
+    /// available (with ``multiProcessSupport``); on Linux the write-ahead log is watched instead.
+    public var externalCommitPollInterval: Duration = .seconds(1)
     /// Callbacks around ``Database/rotateKey(to:cipher:)``: persist the new key before the swap.
     public var keyRotationHooks = KeyRotationHooks()
     /// The application's logger.

@@ -42,7 +42,7 @@ extension Database {
 
         try writeQueue.sync {
             try gate.withExclusiveAccess(timeout: options.busyTimeout) {
-                try replaceFile(with: candidate, newKey: newKey, cipher: cipher)
+                try presenceLock.withExclusive { try replaceFile(with: candidate, newKey: newKey, cipher: cipher) }
             }
         }
         options.keyRotationHooks.didRotate?()
