@@ -88,6 +88,9 @@ struct CofferBench: ParsableCommand {
     var childPrefs: String?
 
     @Option(help: .hidden)
+    var childMpWriter: String?
+
+    @Option(help: .hidden)
     var childImplementation: String = EnumerationChild.Implementation.coffer.rawValue
 
     @Option(help: "Directory in which the run's temporary directory is made (default: the system temporary directory).")
@@ -135,6 +138,13 @@ struct CofferBench: ParsableCommand {
     func run() throws {
         if let childPrefs {
             try PreferencesSuite.runInChild(path: childPrefs)
+            return
+        }
+        if let childMpWriter {
+            let configuration = BenchConfiguration(
+                preset: settings == .defaults ? .defaults : .recommended,
+                keyKind: keys == .passphrase ? .passphrase : .raw, recordCount: recordCount, smoke: smoke)
+            try CofferProcessSuite.runWriterInChild(path: childMpWriter, configuration: configuration)
             return
         }
         if let childEnumerate, let implementation = EnumerationChild.Implementation(rawValue: childImplementation) {

@@ -49,6 +49,11 @@ enum Targets {
         judge("V3-index", figures["CofferView:V3-index"]?.seconds, 0.000_020, "median_seconds")
         judge("V4", figures["CofferView:V4"]?.seconds, 0.000_050, "median_seconds")
         judge("W2v (expected)", ratio(perOp("CofferView:W2v"), perOp("Coffer:W2")), 2, "time_vs_coffer_w2")
+        // Multi-process support: the per-transaction check at most 2 µs; small commits at most 1.3 × without it.
+        judge(
+            "R1p", difference(perOp("CofferProcess:R1p"), perOp("CofferProcess:R1p0")).map { $0 * 1e6 }, 2,
+            "extra_us_per_tx")
+        judge("W2p", ratio(perOp("CofferProcess:W2p"), perOp("CofferProcess:W2p0")), 1.3, "time_vs_w2p0")
         for kind in ["raw", "keyfile", "passphrase"] {
             judge("W11-conn2-\(kind)", figures["Coffer:W11-conn2-\(kind)"]?.seconds, 0.001, "seconds")
         }
@@ -75,6 +80,11 @@ enum Targets {
     private static func ratio(_ value: Double?, _ reference: Double?) -> Double? {
         guard let value, let reference, reference > 0 else { return nil }
         return value / reference
+    }
+
+    private static func difference(_ value: Double?, _ reference: Double?) -> Double? {
+        guard let value, let reference else { return nil }
+        return value - reference
     }
 
     private static func sum(_ first: Double?, _ second: Double?) -> Double? {

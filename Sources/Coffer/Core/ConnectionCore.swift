@@ -163,6 +163,10 @@ final class ConnectionCore: @unchecked Sendable {
     func recordSnapshotForOtherProcesses(_ snapshot: UInt64) throws {
         guard database.options.multiProcessSupport else { return }
         try mapSQLite {
+            let update = try sqlite.cachedStatement(SQL.updateSnapshot)
+            try update.bind(Int64(bitPattern: snapshot), at: 1)
+            try update.run()
+            guard sqlite.changes == 0 else { return }
             let stmt = try sqlite.cachedStatement(SQL.yapSet)
             try stmt.bind(SQL.snapshotExtension, at: 1)
             try stmt.bind(SQL.snapshotKey, at: 2)

@@ -17,15 +17,13 @@ extension Database {
             defer { gate.leaveShared() }
             let (handle, generation) = try dequeueHandle() ?? openHandle()
             defer { enqueueHandle(handle, generation: generation) }
+            // One statement, outside the snapshot gate: a number this process is committing is
+            // told apart by its changeset, registered before the SQLite commit.
             let external = try mapSQLite { () throws -> Changeset? in
-                try handle.cachedStatement(SQL.beginRead).run()
-                defer { _ = try? handle.cachedStatement(SQL.commit).run() }
-                return try snapshotGate.pin { () throws -> Changeset? in
-                    let stmt = try handle.cachedStatement(SQL.pinRead)
-                    defer { stmt.reset() }
-                    guard try stmt.step() else { return nil }
-                    return noteExternalCommit(UInt64(bitPattern: stmt.int64(0))).1
-                }
+                let stmt = try handle.cachedStatement(SQL.pinRead)
+                defer { stmt.reset() }
+                guard try stmt.step() else { return nil }
+                return noteExternalCommit(UInt64(bitPattern: stmt.int64(0))).1
             }
             if let external { announce(external, by: 0) }
         } catch {

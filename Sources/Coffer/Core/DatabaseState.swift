@@ -42,8 +42,11 @@ struct DatabaseState {
     /// Moves the database to `snapshot`, the number another process's commit left in the file,
     /// and returns the external reset that stands for the commits in between; nil when this
     /// process knows `snapshot` already.
+    ///
+    /// A number no later than a changeset registered for a commit of this process in progress
+    /// (its SQLite commit may be visible before it is published) is this process's own.
     mutating func noteExternalCommit(_ snapshot: UInt64) -> Changeset? {
-        guard snapshot > self.snapshot else { return nil }
+        guard snapshot > max(self.snapshot, changesets.last?.snapshot ?? 0) else { return nil }
         let reset = Changeset(resetTo: snapshot, external: true)
         changesets.append(reset)
         self.snapshot = snapshot

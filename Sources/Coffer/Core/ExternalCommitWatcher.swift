@@ -18,12 +18,15 @@ final class ExternalCommitWatcher: @unchecked Sendable {
     // Safety: `source`, `lastCheck` and `checkScheduled` are used only on `queue`; `check` is
     // `Sendable`.
     private let queue = DispatchQueue(label: "coffer.database.external-commits")
+    /// Set on `queue`: the last reference to the database can go inside a check, and its
+    /// close then stops the watcher from the watcher's own queue.
+    private let onQueue = DispatchSpecificKey<Bool>()
     private var source: (any DispatchSourceProtocol)?
     private var lastCheck = ContinuousClock.now - .seconds(1)
     private var checkScheduled = false
     private let check: @Sendable () -> Void
     /// The shortest time between two checks.
-    static let minimumInterval: Duration = .milliseconds(2)
+    static let minimumInterval: Duration = .microseconds(500)
 
     /// How the watcher learns of changes.
     enum Mode: Equatable {
@@ -39,6 +42,7 @@ final class ExternalCommitWatcher: @unchecked Sendable {
     /// Starts watching the file at `path`, calling `check` (on the watcher's queue) after changes.
     init(path: String, pollInterval: Duration, check: @escaping @Sendable () -> Void) {
         self.check = check
+        queue.setSpecific(key: onQueue, value: true)
         #if canImport(Glibc)
             if let source = Self.inotifySource(path: path, queue: queue) {
                 let name = (path as NSString).lastPathComponent
@@ -62,8 +66,13 @@ final class ExternalCommitWatcher: @unchecked Sendable {
         timer.resume()
     }
 
-    /// Stops watching and waits for a check in progress.
+    /// Stops watching and waits for a check in progress (unless called from that check).
     func stop() {
+        guard DispatchQueue.getSpecific(key: onQueue) == nil else {
+            source?.cancel()
+            source = nil
+            return
+        }
         queue.sync {
             source?.cancel()
             source = nil
