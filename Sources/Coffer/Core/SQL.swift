@@ -16,11 +16,12 @@ enum SQL {
 
     static let yapGet: StaticString = #"SELECT "data" FROM "yap2" WHERE "extension" = ? AND "key" = ?"#
     static let yapSet: StaticString = #"INSERT OR REPLACE INTO "yap2" ("extension", "key", "data") VALUES (?, ?, ?)"#
-    /// A read transaction's first read, which pins SQLite's snapshot (any row would do).
     /// The snapshot number's row, updated in place: `INSERT OR REPLACE` would delete and insert,
     /// in a statement journal SQLCipher encrypts page by page.
     static let updateSnapshot: StaticString =
         #"UPDATE OR IGNORE "yap2" SET "data" = ? WHERE "extension" = '' AND "key" = 'snapshot'"#
+    /// A read transaction's first read, which pins SQLite's snapshot: the snapshot number, which
+    /// multi-process support compares with the process's.
     static let pinRead: StaticString = #"SELECT "data" FROM "yap2" WHERE "extension" = '' AND "key" = 'snapshot'"#
     static let yapRemove: StaticString = #"DELETE FROM "yap2" WHERE "extension" = ? AND "key" = ?"#
     static let yapRemoveExtension: StaticString = #"DELETE FROM "yap2" WHERE "extension" = ?"#
