@@ -26,6 +26,20 @@ struct CounterCommand: ParsableCommand {
     @Flag(help: "Also write the value under its own key (\"v<value>\"), to check that none is torn.")
     var log = false
 
+    @Flag(help: "Register the persistent view \"byValue\" (every counter row, by value) before writing.")
+    var view = false
+
+    /// The view `--view` registers: every row of the collection in group "all", by value.
+    static var byValue: AutoView {
+        AutoView(
+            grouping: ViewGrouping.object(Int.self) { _, group in group = "all" },
+            sorting: ViewSorting.object(Int.self) { _, left, right in
+                left.object < right.object
+                    ? .orderedAscending : left.object > right.object ? .orderedDescending : .orderedSame
+            },
+            versionTag: "1", allowedCollections: .only([collection]))
+    }
+
     func run() throws {
         Acknowledge.start()
         var options = DatabaseOptions()
@@ -33,6 +47,7 @@ struct CounterCommand: ParsableCommand {
         options.multiProcessSupport = true
         let db = try Database(url: URL(fileURLWithPath: database), options: options)
         db.registerCodable(Int.self, forCollection: Self.collection)
+        if view { try db.register(Self.byValue, withName: "byValue") }
         let connection = try db.newConnection()
         Acknowledge.line("ready")
         var done = 0

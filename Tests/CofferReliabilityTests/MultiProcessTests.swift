@@ -111,6 +111,41 @@ import Testing
         #expect(try await connection.read { try counter($0) } == 3)
     }
 
+    /// The same persistent view registered in both processes: this one's connection state is
+    /// reset by the other's commits and reads the pages that process wrote.
+    @Test func aViewBothProcessesRegisterStaysInStep() throws {
+        let db = try open()
+        try db.register(
+            AutoView(
+                grouping: ViewGrouping.object(Int.self) { _, group in group = "all" },
+                sorting: ViewSorting.object(Int.self) { _, left, right in
+                    left.object < right.object
+                        ? .orderedAscending : left.object > right.object ? .orderedDescending : .orderedSame
+                },
+                versionTag: "1", allowedCollections: .only(["counters"])),
+            withName: "byValue")
+        let connection = try db.newConnection()
+        func shown() throws -> [String] {
+            try connection.read { tx in
+                let view = try tx.extension("byValue", as: ViewTransaction.self)
+                return try (0..<view.numberOfItems(inGroup: "all")).compactMap {
+                    try view.key(at: $0, inGroup: "all")?.key
+                }
+            }
+        }
+        try connection.readWrite { tx in try tx.setObject(0, forKey: "v0", inCollection: "counters") }
+        #expect(try shown() == ["v0"])
+        let writer = try child(["--limit", "20", "--log", "--view"])
+        try writer.waitForLine(startingWith: "done", timeout: .seconds(60))
+        writer.killNow()
+        // By value; "count" (20) was rewritten before "v20" (20) in the last transaction, and rows
+        // that compare the same keep the order they were placed in.
+        let expected = (0...19).map { "v\($0)" } + ["count", "v20"]
+        #expect(try shown() == expected)
+        try connection.readWrite { tx in try tx.setObject(-1, forKey: "below", inCollection: "counters") }
+        #expect(try shown().first == "below")
+    }
+
     @Test func keyRotationIsRefusedWhileAnotherProcessHasTheFileOpen() throws {
         let db = try open()
         let connection = try db.newConnection()
