@@ -178,7 +178,7 @@ import Testing
         let db = try open()
         let connection = try db.newConnection()
         var expected = 0
-        for iteration in 0..<StressSettings.kills(ci: 20, stress: 200) {
+        for iteration in 0..<StressSettings.kills(ci: 50, stress: 500) {
             let writer = try child(["--limit", "0"])
             try writer.waitUntilReady()
             pause(microseconds: Int.random(in: 0..<50_000, using: &rng))
