@@ -130,11 +130,7 @@ final class ConnectionCore: @unchecked Sendable {
     /// announces as an external reset).
     func pinReadSnapshot() throws -> UInt64 {
         let (snapshot, external) = try database.snapshotGate.pin { () throws -> (UInt64, Changeset?) in
-            let stored = try mapSQLite { () throws -> UInt64? in
-                let stmt = try sqlite.cachedStatement(SQL.pinRead)
-                defer { stmt.reset() }
-                return try stmt.step() ? UInt64(bitPattern: stmt.int64(0)) : nil
-            }
+            let stored = try storedSnapshot()
             guard database.options.multiProcessSupport, let stored else { return (database.snapshot, nil) }
             // The number SQLite's snapshot holds, not the database's: another process commits
             // outside the gate, and a watcher or a sibling may have adopted a later number already.
@@ -147,15 +143,19 @@ final class ConnectionCore: @unchecked Sendable {
     /// Under ``DatabaseOptions/multiProcessSupport``, adopts the snapshot number another process
     /// left in the file (called once the write lock is held, so no process can commit meanwhile).
     func adoptExternalCommits() throws {
-        guard database.options.multiProcessSupport else { return }
-        let stored = try mapSQLite { () throws -> UInt64? in
+        guard database.options.multiProcessSupport, let stored = try storedSnapshot() else { return }
+        let (_, external) = database.noteExternalCommit(stored)
+        if let external { database.announce(external, by: id) }
+    }
+
+    /// The snapshot number in `yap2` (nil in a file that never saved one); read as a read
+    /// transaction's first statement, it pins SQLite's snapshot.
+    private func storedSnapshot() throws -> UInt64? {
+        try mapSQLite { () throws -> UInt64? in
             let stmt = try sqlite.cachedStatement(SQL.pinRead)
             defer { stmt.reset() }
             return try stmt.step() ? UInt64(bitPattern: stmt.int64(0)) : nil
         }
-        guard let stored else { return }
-        let (_, external) = database.noteExternalCommit(stored)
-        if let external { database.announce(external, by: id) }
     }
 
     /// Writes `snapshot` to `yap2` in the open write transaction, so other processes see the
