@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// Runs the work that rows ask for at a time — refresh a credential before it expires, retry a
 /// failed upload, delete an expired cache entry — from an ``ActionSchedule`` kept in the
