@@ -19,6 +19,6 @@ struct CofferStress: ParsableCommand {
             Keys come from the environment as 64 hex digits: \(StressKeys.keyVariable) \
             (and \(StressKeys.newKeyVariable) for `rotate`).
             """,
-        subcommands: [WriterCommand.self, RotateCommand.self, BackupCommand.self]
+        subcommands: [WriterCommand.self, RotateCommand.self, BackupCommand.self, CloudQueueCommand.self]
     )
 }

@@ -1,0 +1,110 @@
+import Foundation
+
+/// The operations one commit added to a pipeline (YapDatabase's `YapDatabaseCloudCoreGraph`), in
+/// the order they may start: highest priority first, then the order they were added.
+///
+/// Completed and skipped operations leave the graph when their transaction commits; the order
+/// keeps their slots until more than half are dead, so a removal costs O(1) amortized.
+struct CloudCoreGraph {
+    /// One queued operation of the graph.
+    struct Entry {
+        /// The operation; nil when its bytes could not be decoded (it can never start).
+        var operation: CloudOperation?
+        var priority: Int32
+        /// The order of addition, which breaks ties between equal priorities.
+        var sequence: Int
+    }
+
+    /// The graph's number: commit order, kept in the file.
+    let id: UInt64
+    /// The queued operations.
+    private(set) var entries: [UUID: Entry] = [:]
+    /// Start order; may name removed operations, which are skipped.
+    private(set) var order: [UUID] = []
+    private var nextSequence = 0
+
+    init(id: UInt64) {
+        self.id = id
+    }
+
+    var isEmpty: Bool { entries.isEmpty }
+    var count: Int { entries.count }
+
+    /// The live operations in start order.
+    var operations: [CloudOperation] {
+        order.compactMap { entries[$0]?.operation }
+    }
+
+    /// Every queued UUID, undecodable ones included, in start order.
+    var uuids: [UUID] {
+        order.filter { entries[$0] != nil }
+    }
+
+    /// Adds operations (or undecodable placeholders) and restores the start order.
+    mutating func insert(_ added: [(uuid: UUID, operation: CloudOperation?)]) {
+        guard !added.isEmpty else { return }
+        for (uuid, operation) in added {
+            if entries[uuid] == nil { order.append(uuid) }
+            entries[uuid] = Entry(operation: operation, priority: operation?.priority ?? 0, sequence: nextSequence)
+            nextSequence += 1
+        }
+        sort()
+    }
+
+    /// Replaces an operation's contents, keeping its place among equal priorities; false when
+    /// the graph does not hold it.
+    mutating func replace(_ operation: CloudOperation) -> Bool {
+        guard var entry = entries[operation.uuid] else { return false }
+        let reorder = entry.priority != operation.priority
+        entry.operation = operation
+        entry.priority = operation.priority
+        entries[operation.uuid] = entry
+        if reorder { sort() }
+        return true
+    }
+
+    /// Removes an operation; false when the graph does not hold it.
+    mutating func remove(_ uuid: UUID) -> Bool {
+        guard entries.removeValue(forKey: uuid) != nil else { return false }
+        if order.count > 2 * entries.count + 16 {
+            order.removeAll { entries[$0] == nil }
+        }
+        return true
+    }
+
+    /// The first operation in start order that `canStart` accepts.
+    func next(where canStart: (CloudOperation) -> Bool) -> CloudOperation? {
+        for uuid in order {
+            guard let operation = entries[uuid]?.operation else { continue }
+            if canStart(operation) { return operation }
+        }
+        return nil
+    }
+
+    private mutating func sort() {
+        let entries = entries
+        order.removeAll { entries[$0] == nil }
+        order.sort { left, right in
+            // Both exist: dead slots were dropped just above.
+            guard let a = entries[left], let b = entries[right] else { return false }
+            return a.priority != b.priority ? a.priority > b.priority : a.sequence < b.sequence
+        }
+    }
+}
+
+/// Finds a dependency cycle through `start`, following `dependencies` of each operation.
+enum CloudCoreCycles {
+    /// Whether following dependencies from `start` leads back to it.
+    static func reaches(_ start: UUID, from dependencies: Set<UUID>, _ lookUp: (UUID) throws -> Set<UUID>?) rethrows
+        -> Bool
+    {
+        var stack = Array(dependencies)
+        var seen = Set<UUID>()
+        while let next = stack.popLast() {
+            if next == start { return true }
+            guard seen.insert(next).inserted, let further = try lookUp(next) else { continue }
+            stack.append(contentsOf: further)
+        }
+        return false
+    }
+}
