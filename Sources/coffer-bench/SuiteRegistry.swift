@@ -14,6 +14,7 @@ enum SuiteRegistry {
             CofferViewSuite(),
             SearchResultsSuite(),
             CofferActionSuite(),
+            CofferCloudSuite(),
             BaselineScaleSuite(),
             CofferScaleSuite(),
         ]

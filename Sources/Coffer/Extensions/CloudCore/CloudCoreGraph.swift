@@ -21,6 +21,8 @@ struct CloudCoreGraph {
     private(set) var entries: [UUID: Entry] = [:]
     /// Start order; may name removed operations, which are skipped.
     private(set) var order: [UUID] = []
+    /// The first slot of ``order`` that may be live: slots before it are all removed.
+    private var firstLive = 0
     private var nextSequence = 0
 
     init(id: UInt64) {
@@ -68,13 +70,16 @@ struct CloudCoreGraph {
         guard entries.removeValue(forKey: uuid) != nil else { return false }
         if order.count > 2 * entries.count + 16 {
             order.removeAll { entries[$0] == nil }
+            firstLive = 0
         }
+        // Operations mostly finish in start order: keep the scan from walking finished slots.
+        while firstLive < order.count, entries[order[firstLive]] == nil { firstLive += 1 }
         return true
     }
 
     /// The first operation in start order that `canStart` accepts.
     func next(where canStart: (CloudOperation) -> Bool) -> CloudOperation? {
-        for uuid in order {
+        for uuid in order[firstLive...] {
             guard let operation = entries[uuid]?.operation else { continue }
             if canStart(operation) { return operation }
         }
@@ -84,6 +89,7 @@ struct CloudCoreGraph {
     private mutating func sort() {
         let entries = entries
         order.removeAll { entries[$0] == nil }
+        firstLive = 0
         order.sort { left, right in
             // Both exist: dead slots were dropped just above.
             guard let a = entries[left], let b = entries[right] else { return false }
