@@ -25,6 +25,7 @@ let articles: [(name: String, run: (URL) async throws -> Void)] = [
     ("SearchField", { try await searchField(in: $0)() }),
     ("Relationships", relationships(in:)),
     ("ScheduledActions", scheduledActions(in:)),
+    ("UploadingEditsInOrder", uploadingEditsInOrder(in:)),
 ]
 
 /// A harness check that failed: what was expected.

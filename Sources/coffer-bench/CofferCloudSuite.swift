@@ -4,10 +4,10 @@ import Foundation
 /// CloudCore beside W1, and a queue drained by a no-op uploader (issue 25's targets: one operation
 /// per W1 row at most doubles W1's insert time; 10,000 queued operations drain in ≤ 1 s).
 ///
-/// W1c0 inserts W1's records alone and W1c inserts them with one JSON-encoded operation each, in
-/// the same transaction, each on a database of its own with a registered `CloudCore` and caches
-/// off (as Coffer's W1); they run in turn `repetitions` times and report their fastest run, W1c
-/// with `vs_w1c0`. D1b and D1s queue 10,000 operations in one commit (untimed), then time from
+/// W1c0 inserts W1's records alone (no extension), W1ce with a `CloudCore` registered but no
+/// operation, and W1c with one JSON-encoded operation per record in the same transaction; each on
+/// a database of its own with caches off (as Coffer's W1). They run in turn `repetitions` times,
+/// rotated, and report their fastest run with `vs_w1c0`. D1b and D1s queue 10,000 operations in one commit (untimed), then time from
 /// handing the pipeline a delegate until the last completion committed: D1b completes what has
 /// started in one transaction per batch (the pipeline runs any number at once), D1s completes
 /// each operation in its own transaction (the default limit of 8 running).
@@ -41,7 +41,8 @@ struct CofferCloudSuite: BenchmarkSuite {
 
     let implementation = "CofferCloud"
     let workloads = [
-        WorkloadInfo("W1c0", baseline: "W1"), WorkloadInfo("W1c", baseline: "W1"), WorkloadInfo("D1b"),
+        WorkloadInfo("W1c0", baseline: "W1"), WorkloadInfo("W1ce", baseline: "W1"), WorkloadInfo("W1c", baseline: "W1"),
+        WorkloadInfo("D1b"),
         WorkloadInfo("D1s"),
     ]
 
@@ -50,18 +51,21 @@ struct CofferCloudSuite: BenchmarkSuite {
     func run(selected: Set<String>, context: SuiteContext) throws -> SuiteReport {
         var report = SuiteReport()
         var fastest: [String: Double] = [:]
-        let inserts = ["W1c0", "W1c"].filter { selected.contains($0) || ($0 == "W1c0" && selected.contains("W1c")) }
+        let inserts = ["W1c0", "W1ce", "W1c"].filter {
+            selected.contains($0) || ($0 == "W1c0" && (selected.contains("W1c") || selected.contains("W1ce")))
+        }
         for repetition in 0..<(inserts.isEmpty ? 0 : Self.repetitions) {
-            for id in repetition % 2 == 0 ? inserts : inserts.reversed() {
-                let seconds = try insert(withOperations: id == "W1c", repetition: repetition, context: context)
+            let start = repetition % inserts.count
+            for id in inserts[start...] + inserts[..<start] {
+                let seconds = try insert(id, repetition: repetition, context: context)
                 fastest[id] = min(fastest[id] ?? .infinity, seconds)
             }
         }
         let ops = context.records.users.count
-        for id in ["W1c0", "W1c"] where selected.contains(id) {
+        for id in ["W1c0", "W1ce", "W1c"] where selected.contains(id) {
             guard let seconds = fastest[id] else { continue }
             var result = WorkloadResult(id: id, ops: ops, seconds: seconds, baselineID: "W1")
-            if id == "W1c", let reference = fastest["W1c0"], reference > 0 {
+            if id != "W1c0", let reference = fastest["W1c0"], reference > 0 {
                 result.extra.append((name: "vs_w1c0", value: String(format: "%.3f", seconds / reference)))
             }
             report.results.append(result)
@@ -86,13 +90,15 @@ struct CofferCloudSuite: BenchmarkSuite {
         return cloud
     }
 
-    /// One timed W1 insert, with or without an operation per row; its time in seconds.
-    private func insert(withOperations: Bool, repetition: Int, context: SuiteContext) throws -> Double {
-        let url = context.directory.appendingPathComponent("cloud-w1-\(withOperations)-\(repetition).sqlite")
+    /// One timed W1 insert of variant `id`; its time in seconds.
+    private func insert(_ id: String, repetition: Int, context: SuiteContext) throws -> Double {
+        let url = context.directory.appendingPathComponent("cloud-\(id)-\(repetition).sqlite")
+        let registers = id != "W1c0"
+        let withOperations = id == "W1c"
         var seconds = 0.0
         func session() throws -> ReleaseWatcher {
             let database = try CofferStore.open(url, context.configuration, run: context.options)
-            _ = try register(database, maxConcurrent: 8)
+            if registers { _ = try register(database, maxConcurrent: 8) }
             let connection = try database.newConnection(config: CofferStore.uncached)
             let users = context.records.users
             seconds =
@@ -106,7 +112,7 @@ struct CofferCloudSuite: BenchmarkSuite {
                     }
                 }
                 .seconds
-            let queued = try connection.read { tx in try tx.cloudCore("cloud").operations().count }
+            let queued = try connection.read { tx in registers ? try tx.cloudCore("cloud").operations().count : 0 }
             guard queued == (withOperations ? users.count : 0) else {
                 throw BenchError(.checkMismatch, "CofferCloud: \(queued) operations queued")
             }

@@ -72,7 +72,7 @@ import Testing
     @Test func anUnknownTypeDecodesOnceRegisteredAgain() throws {
         let fixture = try CloudFixture()
         let purge = CloudOperation(Purge(path: "/old"))
-        try fixture.connection.readWrite { tx in try tx.cloudCore("cloud").add(purge) }
+        _ = try fixture.connection.readWrite { tx in try tx.cloudCore("cloud").add(purge) }
         let without = try Self.reopen(fixture, types: [Upload.self])
         let with = try Self.reopen(without)
         try with.connection.read { tx in

@@ -136,7 +136,7 @@ import Testing
             try cloud.complete(a)
             #expect(code { try cloud.skip(a) } == .operationNotFound)
         }
-        try fixture.connection.read { tx in
+        _ = try fixture.connection.read { tx in
             #expect(throws: CloudCoreError.self) { try tx.cloudCore("cloud").add(CloudOperation(Upload(name: "ro"))) }
         }
         #expect(fixture.active == ["b"])

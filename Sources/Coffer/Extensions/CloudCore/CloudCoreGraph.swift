@@ -45,12 +45,23 @@ struct CloudCoreGraph {
     /// Adds operations (or undecodable placeholders) and restores the start order.
     mutating func insert(_ added: [(uuid: UUID, operation: CloudOperation?)]) {
         guard !added.isEmpty else { return }
+        // Appending keeps the order while priorities do not rise: a commit of equal priorities
+        // (the usual case) needs no sort.
+        var sorted = true
+        var lowest = order.last.flatMap { entries[$0]?.priority } ?? .max
         for (uuid, operation) in added {
-            if entries[uuid] == nil { order.append(uuid) }
-            entries[uuid] = Entry(operation: operation, priority: operation?.priority ?? 0, sequence: nextSequence)
+            let priority = operation?.priority ?? 0
+            if entries[uuid] == nil {
+                order.append(uuid)
+            } else {
+                sorted = false
+            }
+            sorted = sorted && priority <= lowest
+            lowest = min(lowest, priority)
+            entries[uuid] = Entry(operation: operation, priority: priority, sequence: nextSequence)
             nextSequence += 1
         }
-        sort()
+        if !sorted { sort() }
     }
 
     /// Replaces an operation's contents, keeping its place among equal priorities; false when
@@ -77,13 +88,16 @@ struct CloudCoreGraph {
         return true
     }
 
-    /// The first operation in start order that `canStart` accepts.
-    func next(where canStart: (CloudOperation) -> Bool) -> CloudOperation? {
+    /// Up to `limit` operations that `canStart` accepts, in start order, found in one pass.
+    func startable(limit: Int, where canStart: (CloudOperation) -> Bool) -> [CloudOperation] {
+        var found: [CloudOperation] = []
+        guard limit > 0 else { return found }
         for uuid in order[firstLive...] {
-            guard let operation = entries[uuid]?.operation else { continue }
-            if canStart(operation) { return operation }
+            guard let operation = entries[uuid]?.operation, canStart(operation) else { continue }
+            found.append(operation)
+            if found.count == limit { break }
         }
-        return nil
+        return found
     }
 
     private mutating func sort() {

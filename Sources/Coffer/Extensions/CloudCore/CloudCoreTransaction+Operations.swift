@@ -84,15 +84,15 @@ extension CloudCoreTransaction {
         queued.graphID = row.graph
         let blob = try state.cloudCore.coder.encode(queued, registeredName: registeredName, encoder: state.encoder)
         try tables.run(sql.updateOperation, [.text(queued.operationType), .blob(blob), .blob(queued.uuid.storedBytes)])
-        var change = commit.pipelines[queued.pipeline, default: .init()]
-        if let index = change.added.firstIndex(where: { $0.uuid == queued.uuid }) {
-            change.added[index] = queued
-        } else if let index = change.inserted.firstIndex(where: { $0.uuid == queued.uuid }) {
-            change.inserted[index] = queued
-        } else {
-            change.modified[queued.uuid] = queued
+        updateChange(of: queued.pipeline) { change in
+            if let index = change.added.firstIndex(where: { $0.uuid == queued.uuid }) {
+                change.added[index] = queued
+            } else if let index = change.inserted.firstIndex(where: { $0.uuid == queued.uuid }) {
+                change.inserted[index] = queued
+            } else {
+                change.modified[queued.uuid] = queued
+            }
         }
-        commit.pipelines[queued.pipeline] = change
         return queued
     }
 
@@ -141,17 +141,23 @@ extension CloudCoreTransaction {
                 "cloud core \"\(registeredName)\": no queued operation \(uuid) to mark \(status)", operation: uuid)
         }
         try tables.run(sql.deleteOperation, [.blob(uuid.storedBytes)])
-        var change = commit.pipelines[row.pipeline, default: .init()]
-        if let index = change.added.firstIndex(where: { $0.uuid == uuid }) {
-            change.added.remove(at: index)
-        } else if let index = change.inserted.firstIndex(where: { $0.uuid == uuid }) {
-            change.inserted.remove(at: index)
-        } else {
-            change.modified.removeValue(forKey: uuid)
-            change.removed[uuid] = status
+        updateChange(of: row.pipeline) { change in
+            if let index = change.added.firstIndex(where: { $0.uuid == uuid }) {
+                change.added.remove(at: index)
+            } else if let index = change.inserted.firstIndex(where: { $0.uuid == uuid }) {
+                change.inserted.remove(at: index)
+            } else {
+                change.modified.removeValue(forKey: uuid)
+                change.removed[uuid] = status
+            }
         }
-        commit.pipelines[row.pipeline] = change
-        addedOrder.removeAll { $0 == uuid }
+        if !addedOrder.isEmpty { addedOrder.removeAll { $0 == uuid } }
+    }
+
+    /// Changes this transaction's record of `pipeline` in place (a copy would make every change
+    /// of a large transaction copy the whole record).
+    private func updateChange(of pipeline: String, _ body: (inout CloudCoreCommit.PipelineChange) -> Void) {
+        body(&commit.pipelines[pipeline, default: .init()])
     }
 
     private func checkNewOperation(_ operation: CloudOperation) throws {

@@ -66,11 +66,14 @@ public struct CloudOperation: Sendable {
     public internal(set) var graphID: UInt64 = 0
 
     /// An operation of `pipeline` carrying `payload`, with a fresh UUID unless one is given.
+    ///
+    /// A fresh UUID is a time-ordered (version 7) one, so that queuing many operations appends to
+    /// the queue's index.
     public init(
         _ payload: any CloudOperationPayload, pipeline: String = CloudCore.defaultPipelineName,
-        dependencies: Set<UUID> = [], priority: Int32 = 0, holdDate: Date? = nil, uuid: UUID = UUID()
+        dependencies: Set<UUID> = [], priority: Int32 = 0, holdDate: Date? = nil, uuid: UUID? = nil
     ) {
-        self.uuid = uuid
+        self.uuid = uuid ?? .timeOrdered()
         self.pipeline = pipeline
         self.dependencies = dependencies
         self.priority = priority

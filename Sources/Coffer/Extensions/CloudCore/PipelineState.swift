@@ -125,38 +125,45 @@ struct PipelineState {
     // MARK: Dispatch
 
     /// Marks the operations that may start now as active and returns them (in start order).
+    ///
+    /// Starting an operation never makes another startable, so one pass over each graph finds
+    /// them all; a flat graph merges the graphs' candidates by priority, earlier graphs first.
     mutating func takeStartable(algorithm: CloudCorePipeline.Algorithm, now: Date) -> [CloudOperation] {
-        let limit = maxConcurrent == 0 ? Int.max : maxConcurrent
-        var started: [CloudOperation] = []
-        while active.count < limit, let next = nextStartable(algorithm: algorithm, now: now) {
-            active.insert(next.uuid)
-            var operation = next
-            operation.status = .active
-            started.append(operation)
-        }
-        return started
-    }
-
-    private func nextStartable(algorithm: CloudCorePipeline.Algorithm, now: Date) -> CloudOperation? {
+        let room = maxConcurrent == 0 ? Int.max : maxConcurrent - active.count
+        guard room > 0, !graphs.isEmpty else { return [] }
+        let (active, holds, graphOf) = (active, holds, graphOf)
         let canStart = { (operation: CloudOperation) -> Bool in
-            !active.contains(operation.uuid) && !isHeld(operation, now: now)
+            !active.contains(operation.uuid) && !Self.isHeld(operation, holds: holds, now: now)
                 && operation.dependencies.allSatisfy { graphOf[$0] == nil }
         }
+        var picked: [CloudOperation]
         switch algorithm {
         case .commitGraph:
-            return graphs.first?.next(where: canStart)
+            picked = graphs[0].startable(limit: room, where: canStart)
         case .flatGraph:
-            var best: CloudOperation?
-            for graph in graphs {
-                guard let candidate = graph.next(where: canStart) else { continue }
-                // Earlier graphs win ties: only a strictly higher priority replaces the pick.
-                if best.map({ candidate.priority > $0.priority }) ?? true { best = candidate }
+            var candidates = graphs.map { $0.startable(limit: room, where: canStart)[...] }
+            picked = []
+            while picked.count < room {
+                var best: Int?
+                for index in candidates.indices {
+                    guard let head = candidates[index].first else { continue }
+                    // Earlier graphs win ties: only a strictly higher priority replaces the pick.
+                    if best.flatMap({ candidates[$0].first }).map({ head.priority > $0.priority }) ?? true {
+                        best = index
+                    }
+                }
+                guard let best, let head = candidates[best].popFirst() else { break }
+                picked.append(head)
             }
-            return best
         }
+        for index in picked.indices {
+            self.active.insert(picked[index].uuid)
+            picked[index].status = .active
+        }
+        return picked
     }
 
-    private func isHeld(_ operation: CloudOperation, now: Date) -> Bool {
+    private static func isHeld(_ operation: CloudOperation, holds: [UUID: Date], now: Date) -> Bool {
         if let own = operation.holdDate, own > now { return true }
         if let hold = holds[operation.uuid], hold > now { return true }
         return false
