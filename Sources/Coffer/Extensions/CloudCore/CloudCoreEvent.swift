@@ -74,7 +74,8 @@ final class CloudCoreEventHub: Sendable {
                 case .activeStatusChanged: CloudCore.activeStatusChangedNotification
                 }
             for object in objects {
-                NotificationCenter.default.post(name: name, object: object, userInfo: [CloudCore.eventUserInfoKey: event])
+                NotificationCenter.default.post(
+                    name: name, object: object, userInfo: [CloudCore.eventUserInfoKey: event])
             }
         }
     }

@@ -105,7 +105,9 @@ public final class CloudCorePipeline: Sendable {
     /// The operations running now (handed out, not completed, skipped or set pending).
     public func activeOperations() -> [CloudOperation] {
         state.withLock { state in state.graphs.flatMap(\.operations).filter { state.active.contains($0.uuid) } }
-            .map { var operation = $0; operation.status = .active; return operation }
+            .map {
+                var operation = $0; operation.status = .active; return operation
+            }
     }
 
     /// The queued operations as of the last commit, graph by graph in commit order, each graph in

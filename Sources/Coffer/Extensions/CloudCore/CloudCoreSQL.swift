@@ -10,12 +10,65 @@ struct CloudCoreSQL: Sendable {
     let queue: String
     let tag: String
     let mapping: String
+    let createTables: String
+    let insertOperation: String
+    let selectOperation: String
+    let updateOperation: String
+    let deleteOperation: String
+    let selectAll: String
+    let selectPipeline: String
+    let selectGraphs: String
+    let selectTag: String
+    let selectTags: String
+    let upsertTag: String
+    let deleteTag: String
+    let deleteTagsOfRow: String
+    let insertMapping: String
+    let deleteMapping: String
+    let deleteMappingsOfRow: String
+    let selectCloudIDs: String
+    let selectAttachedRows: String
 
     init(registeredName: String) {
         let names = Self.tableNames(registeredName: registeredName)
         queue = names[0]
         tag = names[1]
         mapping = names[2]
+        // Built once: statements are looked up in the connection's cache by their text.
+        let (queue, tag, mapping) = (Self.quote(queue), Self.quote(tag), Self.quote(mapping))
+        createTables = """
+            CREATE TABLE IF NOT EXISTS \(queue) ("rowid" INTEGER PRIMARY KEY, "uuid" BLOB NOT NULL, \
+            "pipeline" TEXT NOT NULL, "graph" INTEGER NOT NULL, "type" TEXT NOT NULL, "operation" BLOB NOT NULL);
+            CREATE UNIQUE INDEX IF NOT EXISTS \(Self.quote(names[0] + "_uuid")) ON \(queue) ("uuid");
+            CREATE TABLE IF NOT EXISTS \(tag) ("rowid" INTEGER NOT NULL, "identifier" TEXT NOT NULL, "tag", \
+            PRIMARY KEY ("rowid", "identifier"));
+            CREATE TABLE IF NOT EXISTS \(mapping) ("rowid" INTEGER NOT NULL, "cloudID" TEXT NOT NULL, \
+            PRIMARY KEY ("rowid", "cloudID"));
+            CREATE INDEX IF NOT EXISTS \(Self.quote(names[2] + "_cloudID")) ON \(mapping) ("cloudID");
+            """
+        insertOperation =
+            "INSERT INTO \(queue) (\"uuid\", \"pipeline\", \"graph\", \"type\", \"operation\") VALUES (?, ?, ?, ?, ?)"
+        selectOperation = "SELECT \"pipeline\", \"graph\", \"type\", \"operation\" FROM \(queue) WHERE \"uuid\" = ?"
+        updateOperation = "UPDATE \(queue) SET \"type\" = ?, \"operation\" = ? WHERE \"uuid\" = ?"
+        deleteOperation = "DELETE FROM \(queue) WHERE \"uuid\" = ?"
+        selectAll =
+            "SELECT \"uuid\", \"pipeline\", \"graph\", \"type\", \"operation\" FROM \(queue) ORDER BY \"graph\", \"rowid\""
+        selectPipeline =
+            "SELECT \"uuid\", \"pipeline\", \"graph\", \"type\", \"operation\" FROM \(queue) WHERE \"pipeline\" = ? "
+            + "ORDER BY \"graph\", \"rowid\""
+        selectGraphs = "SELECT DISTINCT \"graph\" FROM \(queue) WHERE \"pipeline\" = ? ORDER BY \"graph\""
+        selectTag = "SELECT \"tag\" FROM \(tag) WHERE \"rowid\" = ? AND \"identifier\" = ?"
+        selectTags = "SELECT \"identifier\", \"tag\" FROM \(tag) WHERE \"rowid\" = ?"
+        upsertTag = "INSERT OR REPLACE INTO \(tag) (\"rowid\", \"identifier\", \"tag\") VALUES (?, ?, ?)"
+        deleteTag = "DELETE FROM \(tag) WHERE \"rowid\" = ? AND \"identifier\" = ?"
+        deleteTagsOfRow = "DELETE FROM \(tag) WHERE \"rowid\" = ?"
+        insertMapping = "INSERT OR IGNORE INTO \(mapping) (\"rowid\", \"cloudID\") VALUES (?, ?)"
+        deleteMapping = "DELETE FROM \(mapping) WHERE \"rowid\" = ? AND \"cloudID\" = ?"
+        deleteMappingsOfRow = "DELETE FROM \(mapping) WHERE \"rowid\" = ?"
+        selectCloudIDs = "SELECT \"cloudID\" FROM \(mapping) WHERE \"rowid\" = ? ORDER BY \"cloudID\""
+        selectAttachedRows =
+            "SELECT d.\"collection\", d.\"key\" FROM \(mapping) AS m JOIN \"database2\" AS d ON d.\"rowid\" = m.\"rowid\" "
+            + "WHERE m.\"cloudID\" = ? ORDER BY d.\"collection\", d.\"key\""
     }
 
     static func tableNames(registeredName: String) -> [String] {
@@ -23,94 +76,17 @@ struct CloudCoreSQL: Sendable {
         return [base + "_queue", base + "_tag", base + "_mapping"]
     }
 
-    private func q(_ name: String) -> String { ExtensionTables.quote(name) }
+    private static func quote(_ name: String) -> String { ExtensionTables.quote(name) }
 
-    var createTables: String {
-        """
-        CREATE TABLE IF NOT EXISTS \(q(queue)) ("rowid" INTEGER PRIMARY KEY, "uuid" BLOB NOT NULL, \
-        "pipeline" TEXT NOT NULL, "graph" INTEGER NOT NULL, "type" TEXT NOT NULL, "operation" BLOB NOT NULL);
-        CREATE UNIQUE INDEX IF NOT EXISTS \(q(queue + "_uuid")) ON \(q(queue)) ("uuid");
-        CREATE TABLE IF NOT EXISTS \(q(tag)) ("rowid" INTEGER NOT NULL, "identifier" TEXT NOT NULL, "tag", \
-        PRIMARY KEY ("rowid", "identifier"));
-        CREATE TABLE IF NOT EXISTS \(q(mapping)) ("rowid" INTEGER NOT NULL, "cloudID" TEXT NOT NULL, \
-        PRIMARY KEY ("rowid", "cloudID"));
-        CREATE INDEX IF NOT EXISTS \(q(mapping + "_cloudID")) ON \(q(mapping)) ("cloudID");
-        """
-    }
-
-    // MARK: Queue
-
-    var insertOperation: String {
-        "INSERT INTO \(q(queue)) (\"uuid\", \"pipeline\", \"graph\", \"type\", \"operation\") VALUES (?, ?, ?, ?, ?)"
-    }
-    var selectOperation: String {
-        "SELECT \"pipeline\", \"graph\", \"type\", \"operation\" FROM \(q(queue)) WHERE \"uuid\" = ?"
-    }
-    var updateOperation: String {
-        "UPDATE \(q(queue)) SET \"type\" = ?, \"operation\" = ? WHERE \"uuid\" = ?"
-    }
-    var deleteOperation: String {
-        "DELETE FROM \(q(queue)) WHERE \"uuid\" = ?"
-    }
     /// Every operation, in commit order and then the order added.
-    var selectAll: String {
-        "SELECT \"uuid\", \"pipeline\", \"graph\", \"type\", \"operation\" FROM \(q(queue)) ORDER BY \"graph\", \"rowid\""
-    }
-    var selectPipeline: String {
-        "SELECT \"uuid\", \"pipeline\", \"graph\", \"type\", \"operation\" FROM \(q(queue)) WHERE \"pipeline\" = ? "
-            + "ORDER BY \"graph\", \"rowid\""
-    }
-    var selectGraphs: String {
-        "SELECT DISTINCT \"graph\" FROM \(q(queue)) WHERE \"pipeline\" = ? ORDER BY \"graph\""
-    }
-    var selectMaxGraph: String {
-        "SELECT max(\"graph\") FROM \(q(queue))"
-    }
-
-    // MARK: Tags
-
-    var selectTag: String {
-        "SELECT \"tag\" FROM \(q(tag)) WHERE \"rowid\" = ? AND \"identifier\" = ?"
-    }
-    var selectTags: String {
-        "SELECT \"identifier\", \"tag\" FROM \(q(tag)) WHERE \"rowid\" = ?"
-    }
-    var upsertTag: String {
-        "INSERT OR REPLACE INTO \(q(tag)) (\"rowid\", \"identifier\", \"tag\") VALUES (?, ?, ?)"
-    }
-    var deleteTag: String {
-        "DELETE FROM \(q(tag)) WHERE \"rowid\" = ? AND \"identifier\" = ?"
-    }
-    var deleteTagsOfRow: String {
-        "DELETE FROM \(q(tag)) WHERE \"rowid\" = ?"
-    }
-
-    // MARK: Mappings
-
-    var insertMapping: String {
-        "INSERT OR IGNORE INTO \(q(mapping)) (\"rowid\", \"cloudID\") VALUES (?, ?)"
-    }
-    var deleteMapping: String {
-        "DELETE FROM \(q(mapping)) WHERE \"rowid\" = ? AND \"cloudID\" = ?"
-    }
-    var deleteMappingsOfRow: String {
-        "DELETE FROM \(q(mapping)) WHERE \"rowid\" = ?"
-    }
-    var selectCloudIDs: String {
-        "SELECT \"cloudID\" FROM \(q(mapping)) WHERE \"rowid\" = ? ORDER BY \"cloudID\""
-    }
-    var selectAttachedRows: String {
-        "SELECT d.\"collection\", d.\"key\" FROM \(q(mapping)) AS m JOIN \"database2\" AS d ON d.\"rowid\" = m.\"rowid\" "
-            + "WHERE m.\"cloudID\" = ? ORDER BY d.\"collection\", d.\"key\""
-    }
 
     // MARK: Row removal
 
     func deleteOfCollection(_ table: String) -> String {
-        "DELETE FROM \(q(table)) WHERE \"rowid\" IN (SELECT \"rowid\" FROM \"database2\" WHERE \"collection\" = ?)"
+        "DELETE FROM \(Self.quote(table)) WHERE \"rowid\" IN (SELECT \"rowid\" FROM \"database2\" WHERE \"collection\" = ?)"
     }
     func deleteAll(_ table: String) -> String {
-        "DELETE FROM \(q(table))"
+        "DELETE FROM \(Self.quote(table))"
     }
 }
 

@@ -56,7 +56,8 @@ extension CloudCoreTransaction {
         try checkRegistered()
         guard runtime.pipelines[pipeline] != nil else {
             throw CloudCoreError(
-                .unknownPipeline, "cloud core \"\(registeredName)\" has no pipeline \"\(pipeline)\"", pipeline: pipeline)
+                .unknownPipeline, "cloud core \"\(registeredName)\" has no pipeline \"\(pipeline)\"", pipeline: pipeline
+            )
         }
         let ids = try graphIDs(inPipeline: pipeline)
         if let own = commit.graphID, let index = ids.firstIndex(of: own) { return index }

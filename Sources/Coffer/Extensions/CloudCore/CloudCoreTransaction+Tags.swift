@@ -97,7 +97,8 @@ extension CloudCoreTransaction {
         try checkWritable()
         guard let rowid = try context.rowid(forKey: key, inCollection: collection) else {
             throw CloudCoreError(
-                .rowNotFound, "cloud core \"\(registeredName)\": no row \"\(key)\" in collection \"\(collection ?? "")\"")
+                .rowNotFound,
+                "cloud core \"\(registeredName)\": no row \"\(key)\" in collection \"\(collection ?? "")\"")
         }
         return rowid
     }

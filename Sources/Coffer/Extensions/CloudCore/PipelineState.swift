@@ -80,7 +80,8 @@ struct PipelineState {
         -> CloudCoreQueueChange?
     {
         var summary = CloudCoreQueueChange(pipeline: pipeline)
-        if change.added.contains(where: { $0.holdDate != nil }) || change.inserted.contains(where: { $0.holdDate != nil })
+        if change.added.contains(where: { $0.holdDate != nil })
+            || change.inserted.contains(where: { $0.holdDate != nil })
             || change.modified.values.contains(where: { $0.holdDate != nil })
         {
             mayHaveHolds = true
