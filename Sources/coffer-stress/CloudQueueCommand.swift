@@ -88,7 +88,9 @@ final class CloudQueueUploader: CloudCorePipelineDelegate {
             try connection.readWrite { tx in
                 let meta = CloudQueueSchema.meta
                 let last = try tx.object(forKey: CloudQueueSchema.lastDoneKey, inCollection: meta, as: Int64.self) ?? -1
-                if last != item - 1 { try tx.setObject(item, forKey: CloudQueueSchema.violationKey, inCollection: meta) }
+                if last != item - 1 {
+                    try tx.setObject(item, forKey: CloudQueueSchema.violationKey, inCollection: meta)
+                }
                 try tx.setObject(item, forKey: CloudQueueSchema.lastDoneKey, inCollection: meta)
                 try tx.setObject(item, forKey: CloudQueueSchema.doneKey(item), inCollection: CloudQueueSchema.uploaded)
                 try tx.cloudCore(CloudQueueSchema.name).complete(operation.uuid)

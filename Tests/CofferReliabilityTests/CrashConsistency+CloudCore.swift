@@ -28,9 +28,12 @@ extension CrashConsistency {
         options.createIfMissing = false
         let state: CloudQueueState = try {
             let db = try TestSupport.open(url, options: options)
-            for collection in ["items", "uploaded", "meta"] { db.registerCodable(Int64.self, forCollection: collection) }
+            for collection in ["items", "uploaded", "meta"] {
+                db.registerCodable(Int64.self, forCollection: collection)
+            }
             let pipeline = CloudCorePipeline(name: CloudCore.defaultPipelineName, maxConcurrentOperationCount: 1)
-            let cloud = try CloudCore(pipelines: [pipeline], options: CloudCoreOptions(operationTypes: [StressUpload.self]))
+            let cloud = try CloudCore(
+                pipelines: [pipeline], options: CloudCoreOptions(operationTypes: [StressUpload.self]))
             try db.register(cloud, withName: "cloud")
             let connection = try db.newConnection()
             let integrity = try connection.integrityCheck()
@@ -39,11 +42,14 @@ extension CrashConsistency {
                 let next = try tx.object(forKey: "next", inCollection: "meta", as: Int64.self) ?? 0
                 let violation = try tx.object(forKey: "violation", inCollection: "meta", as: Int64.self)
                 var done: [Int64] = []
-                try tx.enumerateKeysAndObjects(inCollection: "uploaded", as: Int64.self) { _, item, _ in done.append(item) }
+                try tx.enumerateKeysAndObjects(inCollection: "uploaded", as: Int64.self) { _, item, _ in
+                    done.append(item)
+                }
                 let operations = try tx.cloudCore("cloud").operations()
                 let graphs = operations.map(\.graphID)
                 return CloudQueueState(
-                    next: next, done: done.sorted(), queued: operations.compactMap { $0.payload(as: StressUpload.self)?.item },
+                    next: next, done: done.sorted(),
+                    queued: operations.compactMap { $0.payload(as: StressUpload.self)?.item },
                     graphsAscending: zip(graphs, graphs.dropFirst()).allSatisfy { $0 < $1 },
                     restoredInOrder: restored.map(\.uuid) == operations.map(\.uuid)
                         && restored.allSatisfy { $0.status == .pending },
@@ -88,7 +94,9 @@ extension CrashConsistency {
             #expect(state.violation == nil, "\(context): an operation started before its predecessor completed")
             if !state.done.isEmpty { completedSomewhere += 1 }
         }
-        print("CrashConsistency.cloudQueue: \(kills) kills, last acknowledged \(acknowledged), \(completedSomewhere) with completions")
+        print(
+            "CrashConsistency.cloudQueue: \(kills) kills, last acknowledged \(acknowledged), \(completedSomewhere) with completions"
+        )
         #expect(acknowledged > 0)
     }
 }

@@ -65,7 +65,8 @@ final class CloudFixture {
             var names = known
             for (name, dependsOn, priority) in operations {
                 let dependencies = Set(dependsOn.compactMap { names[$0] })
-                let added = try cloud.add(CloudOperation(Upload(name: name), dependencies: dependencies, priority: priority))
+                let added = try cloud.add(
+                    CloudOperation(Upload(name: name), dependencies: dependencies, priority: priority))
                 names[name] = added.uuid
             }
             return names
@@ -100,4 +101,3 @@ final class CloudFixture {
         }
     }
 }
-

@@ -116,12 +116,17 @@ import Testing
                 try cloud.attach(cloudID: "/shared", forKey: key, inCollection: "notes")
             }
             try cloud.attach(cloudID: "/shared", forKey: "x", inCollection: "other")
-            #expect(throws: CloudCoreError.self) { try cloud.setTag(.integer(1), forKey: "nope", inCollection: "notes") }
+            #expect(throws: CloudCoreError.self) {
+                try cloud.setTag(.integer(1), forKey: "nope", inCollection: "notes")
+            }
         }
         try fixture.connection.readWrite { tx in
             let cloud = try tx.cloudCore("cloud")
             #expect(try cloud.tag(forKey: "n1", inCollection: "notes", identifier: "etag") == .text("etag-n1"))
-            #expect(try cloud.tags(forKey: "n1", inCollection: "notes") == ["etag": .text("etag-n1"), "version": .integer(3)])
+            #expect(
+                try cloud.tags(forKey: "n1", inCollection: "notes") == [
+                    "etag": .text("etag-n1"), "version": .integer(3),
+                ])
             #expect(try cloud.cloudIDs(forKey: "n1", inCollection: "notes") == ["/notes/n1", "/shared"])
             #expect(try cloud.rows(attachedTo: "/shared").map(\.key) == ["n1", "n2", "n3", "x"])
             try cloud.detach(cloudID: "/shared", forKey: "n2", inCollection: "notes")

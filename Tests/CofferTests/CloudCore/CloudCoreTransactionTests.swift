@@ -119,9 +119,12 @@ import Testing
                 do { try body() } catch let error as CloudCoreError { return error.code } catch { return nil }
                 return nil
             }
-            #expect(code { try cloud.add(CloudOperation(Upload(name: "x"), dependencies: [UUID()])) } == .dependencyNotFound)
-            #expect(code { try cloud.add(CloudOperation(Upload(name: "x"), pipeline: "media", dependencies: [a])) }
-                == .dependencyNotFound)
+            #expect(
+                code { try cloud.add(CloudOperation(Upload(name: "x"), dependencies: [UUID()])) } == .dependencyNotFound
+            )
+            #expect(
+                code { try cloud.add(CloudOperation(Upload(name: "x"), pipeline: "media", dependencies: [a])) }
+                    == .dependencyNotFound)
             #expect(code { try cloud.add(CloudOperation(Upload(name: "x"), pipeline: "nowhere")) } == .unknownPipeline)
             #expect(code { try cloud.add(CloudOperation(Upload(name: "again"), uuid: a)) } == .duplicateOperation)
             var looped = try #require(try cloud.operation(a))

@@ -96,8 +96,10 @@ public struct CloudCore: DatabaseExtension {
         runtime.resume()
     }
 
-    /// The extension's events from now on: queue changes after each commit, suspend count
-    /// changes, pipelines becoming active or inactive. Also posted to `NotificationCenter.default`.
+    /// The extension's events from now on, as an `AsyncSequence`.
+    ///
+    /// Queue changes after each commit, suspend count changes, pipelines becoming active or
+    /// inactive; each is also posted to `NotificationCenter.default`.
     public func events() -> AsyncStream<CloudCoreEvent> {
         runtime.events.stream()
     }

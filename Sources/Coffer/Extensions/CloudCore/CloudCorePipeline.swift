@@ -39,7 +39,9 @@ public final class CloudCorePipeline: Sendable {
         self.state = Locked(PipelineState(maxConcurrent: maxConcurrentOperationCount))
     }
 
-    /// How many operations may run at once; 0 means no limit. Changes take effect at once.
+    /// How many operations may run at once; 0 means no limit.
+    ///
+    /// Changes take effect at once.
     public var maxConcurrentOperationCount: Int {
         get { state.withLock { $0.maxConcurrent } }
         set {
@@ -110,8 +112,9 @@ public final class CloudCorePipeline: Sendable {
             }
     }
 
-    /// The queued operations as of the last commit, graph by graph in commit order, each graph in
-    /// start order. Undecodable operations are left out.
+    /// The queued operations as of the last commit, one array per graph in commit order.
+    ///
+    /// Each graph is in start order. Undecodable operations are left out.
     public func queuedOperations() -> [[CloudOperation]] {
         state.withLock { state in state.graphs.map { $0.operations.map { state.withStatus($0) } } }
     }
@@ -141,8 +144,10 @@ public final class CloudCorePipeline: Sendable {
         pump()
     }
 
-    /// Holds a queued operation until `date` (nil removes the hold set here), on top of its own
-    /// ``CloudOperation/holdDate``. The hold is kept in memory only.
+    /// Holds a queued operation until `date`; nil removes the hold set here.
+    ///
+    /// The hold comes on top of the operation's own ``CloudOperation/holdDate`` and is kept in
+    /// memory only.
     public func setHoldDate(_ date: Date?, for uuid: UUID) {
         state.withLock { state in
             guard state.graphOf[uuid] != nil else { return }

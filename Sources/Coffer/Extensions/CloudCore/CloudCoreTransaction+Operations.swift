@@ -51,8 +51,9 @@ extension CloudCoreTransaction {
         return queued
     }
 
-    /// Replaces a queued operation with `operation` (same UUID and pipeline): new payload,
-    /// dependencies, priority or hold date. A running operation keeps running.
+    /// Replaces a queued operation with `operation`, which has the same UUID and pipeline.
+    ///
+    /// A new payload, dependencies, priority or hold date; a running operation keeps running.
     /// - Throws: ``CloudCoreError`` `.operationNotFound`, `.misuse` for another pipeline,
     ///   `.dependencyNotFound`, `.dependencyCycle`, `.unknownOperationType`.
     @discardableResult

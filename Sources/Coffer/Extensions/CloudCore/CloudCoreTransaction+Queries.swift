@@ -11,9 +11,10 @@ extension CloudCoreTransaction {
         return try decode(row, uuid: uuid)
     }
 
-    /// The queued operations of `pipeline` (or of every pipeline), graph by graph in commit order,
-    /// each graph in the order the pipeline starts them. Undecodable operations are left out (see
-    /// ``undecodableOperations()``).
+    /// The queued operations of `pipeline` (or of every pipeline), graph by graph in commit order.
+    ///
+    /// Each graph is in the order the pipeline starts them. Undecodable operations are left out
+    /// (see ``undecodableOperations()``).
     /// - Complexity: O(queued operations), each decoded.
     public func operations(inPipeline pipeline: String? = nil) throws -> [CloudOperation] {
         try graphs(inPipeline: pipeline).flatMap { $0 }
@@ -79,10 +80,10 @@ extension CloudCoreTransaction {
         return found
     }
 
-    /// The queued operations that cannot be decoded — their type is not in
-    /// ``CloudCoreOptions/operationTypes``, or their bytes fail a stage — one error each, naming
-    /// the operation and its pipeline. They stay queued (and block what waits for them) until
-    /// skipped or readable again.
+    /// The queued operations that cannot be decoded, one error each naming the operation and its pipeline.
+    ///
+    /// Their type is not in ``CloudCoreOptions/operationTypes``, or their bytes fail a stage. They
+    /// stay queued (and block what waits for them) until skipped or readable again.
     public func undecodableOperations() throws -> [CloudCoreError] {
         try checkRegistered()
         var errors: [CloudCoreError] = []

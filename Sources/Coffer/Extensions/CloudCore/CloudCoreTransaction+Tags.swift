@@ -46,9 +46,10 @@ extension CloudCoreTransaction {
         try tables.run(sql.deleteTagsOfRow, [.integer(changedRow(key: key, collection: collection))])
     }
 
-    /// Attaches the row `key` in `collection` to the cloud identifier `cloudID` (a remote path, a
-    /// record name); a row may have several, an identifier several rows. Attaching twice is one
-    /// attachment. It is removed with the row.
+    /// Attaches the row `key` in `collection` to the cloud identifier `cloudID` (a remote path, a record name).
+    ///
+    /// A row may have several, an identifier several rows. Attaching twice is one attachment. It
+    /// is removed with the row.
     /// - Throws: ``CloudCoreError`` `.rowNotFound`, `.featureDisabled` unless
     ///   ``CloudCoreOptions/enablesAttachments``, `.misuse` in a read-only transaction.
     public func attach(cloudID: String, forKey key: String, inCollection collection: String?) throws {

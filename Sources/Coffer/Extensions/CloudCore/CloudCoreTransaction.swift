@@ -15,6 +15,7 @@ public import Foundation
 /// Changes throw ``CloudCoreError`` `.misuse` in a read-only transaction; failures of the storage
 /// underneath throw ``DatabaseError``. A change rolls back with its transaction.
 public final class CloudCoreTransaction: ExtensionTransaction {
+    /// What a commit changed in the queue.
     public typealias Changes = CloudCoreChanges
 
     let context: ExtensionContext
@@ -97,6 +98,7 @@ public final class CloudCoreTransaction: ExtensionTransaction {
         restored = queue
     }
 
+    /// The queue changes of the commit, by pipeline; nil when the queue did not change.
     public func changesForCommit() -> CloudCoreChanges? {
         var pipelines: [String: CloudCoreQueueChange] = [:]
         for (name, change) in commit.pipelines where !change.isEmpty {
@@ -107,6 +109,7 @@ public final class CloudCoreTransaction: ExtensionTransaction {
         return pipelines.isEmpty ? nil : CloudCoreChanges(pipelines: pipelines)
     }
 
+    /// Hands the commit to the pipelines, in commit order.
     public func didCommit() {
         guard holdsCommitOrder else { return }
         if let restored { runtime.restore(restored) }
@@ -114,6 +117,7 @@ public final class CloudCoreTransaction: ExtensionTransaction {
         finish()
     }
 
+    /// Forgets the transaction's changes and lets the next transaction change the queue.
     public func didRollback() {
         finish()
     }
@@ -130,16 +134,19 @@ public final class CloudCoreTransaction: ExtensionTransaction {
 
     // MARK: Rows removed
 
+    /// Removes the tags and attachments of a removed row.
     public func didRemove(_ row: CollectionKey, rowid: Int64) throws {
         let options = state.cloudCore.options
         if options.enablesTags { try tables.run(sql.deleteTagsOfRow, [.integer(rowid)]) }
         if options.enablesAttachments { try tables.run(sql.deleteMappingsOfRow, [.integer(rowid)]) }
     }
 
+    /// Removes the tags and attachments of every row of `collection`.
     public func willRemoveAll(inCollection collection: String) throws {
         for table in rowTables { try tables.run(sql.deleteOfCollection(table), [.text(collection)]) }
     }
 
+    /// Removes every tag and attachment.
     public func willRemoveAllCollections() throws {
         for table in rowTables { try tables.run(sql.deleteAll(table)) }
     }
