@@ -115,6 +115,24 @@ import Testing
         try await fixture.waitForActive(["later", "now"])
     }
 
+    @Test func anOperationStillRunningAfterARestartAndAHoldSetByHand() async throws {
+        let fixture = try CloudFixture(delegate: false)
+        let ops = try fixture.commit("a", "b", "c")
+        let (a, b) = (try #require(ops["a"]), try #require(ops["b"]))
+        fixture.pipeline.setActive(a)  // a background transfer found still going
+        fixture.pipeline.setHoldDate(CloudFixture.epoch.addingTimeInterval(10), for: b)
+        #expect(fixture.pipeline.holdDate(for: b) == CloudFixture.epoch.addingTimeInterval(10))
+        fixture.pipeline.delegate = fixture.recorder
+        #expect(fixture.active == ["a", "c"])
+        fixture.clock.advance(by: 10)
+        try await fixture.waitForActive(["a", "b", "c"])
+        let recorder = fixture.recorder
+        try await TestSupport.withTimeout {
+            while recorder.started.withLock({ $0 }).count < 2 { try await Task.sleep(for: .milliseconds(2)) }
+        }
+        #expect(recorder.started.withLock { $0 }.sorted() == ["b", "c"])
+    }
+
     @Test func suspendCountsMustAllBeResumed() async throws {
         let fixture = try CloudFixture()
         let events = fixture.cloud.events()

@@ -132,6 +132,8 @@ import Testing
             try cloud.detach(cloudID: "/shared", forKey: "n2", inCollection: "notes")
             try cloud.setTag(nil, forKey: "n2", inCollection: "notes", identifier: "version")
             #expect(try cloud.tags(forKey: "n2", inCollection: "notes") == ["etag": .text("etag-n2")])
+            try cloud.removeAllTags(forKey: "n3", inCollection: "notes")
+            #expect(try cloud.tags(forKey: "n3", inCollection: "notes").isEmpty)
             try tx.removeObject(forKey: "n1", inCollection: "notes")
             // A new row may reuse the rowid; it must not inherit anything.
             try tx.setObject("again", forKey: "n1", inCollection: "notes")
