@@ -180,6 +180,23 @@ import Testing
         #expect(second.payload(as: Upload.self)?.name == "b")
     }
 
+    @Test func aCancelledIterationTakesNothingFromTheQueue() async throws {
+        let fixture = try CloudFixture(delegate: false)
+        let pipeline = fixture.pipeline
+        fixture.cloud.suspend()
+        try fixture.commit("a")
+        let waiting = Task { () -> CloudOperation? in
+            var iterator = pipeline.startedOperations().makeAsyncIterator()
+            return await iterator.next()
+        }
+        try await Task.sleep(for: .milliseconds(20))
+        waiting.cancel()
+        #expect(await waiting.value == nil)
+        fixture.cloud.resume()
+        #expect(fixture.active.isEmpty)
+        #expect(pipeline.status(of: try #require(pipeline.queuedOperations().first?.first?.uuid)) == .pending)
+    }
+
     @Test func theDelegateIsHandedStartedOperations() async throws {
         let fixture = try CloudFixture()
         try fixture.commit("a", "b")

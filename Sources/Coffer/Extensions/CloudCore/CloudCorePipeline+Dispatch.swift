@@ -38,7 +38,12 @@ extension CloudCorePipeline {
             var receiver: Receiver?
             if !suspended, state.hasReceiver {
                 started = state.takeStartable(algorithm: algorithm, now: now)
-                receiver = state.delegate.map(Receiver.delegate) ?? state.stream.map { .stream($0.continuation) }
+                if let delegate = state.delegate {
+                    receiver = .delegate(delegate)
+                } else {
+                    receiver = .waiters(Array(state.waiters.prefix(started.count).map(\.continuation)))
+                    state.waiters.removeFirst(min(started.count, state.waiters.count))
+                }
             }
             let activity = state.updateActivity(suspended: suspended)
             var wake: Date?
@@ -59,7 +64,7 @@ extension CloudCorePipeline {
 
     private enum Receiver {
         case delegate(any CloudCorePipelineDelegate)
-        case stream(AsyncStream<CloudOperation>.Continuation)
+        case waiters([CheckedContinuation<CloudOperation?, Never>])
     }
 
     private func deliver(_ operations: [CloudOperation], to receiver: Receiver) {
@@ -68,17 +73,32 @@ extension CloudCorePipeline {
             for operation in operations {
                 DispatchQueue.global().async { delegate.startOperation(operation, in: self) }
             }
-        case .stream(let continuation):
-            var undelivered: [UUID] = []
-            for operation in operations {
-                if case .terminated = continuation.yield(operation) { undelivered.append(operation.uuid) }
-            }
-            // The iteration ended meanwhile: those never reached anyone, so they are pending again.
-            if !undelivered.isEmpty {
-                state.withLock { state in
-                    for uuid in undelivered { state.active.remove(uuid) }
+        case .waiters(let waiters):
+            for (waiter, operation) in zip(waiters, operations) { waiter.resume(returning: operation) }
+        }
+    }
+
+    /// The next operation the pipeline starts, for an iteration of ``startedOperations()``.
+    func nextStarted() async -> CloudOperation? {
+        let id = UUID()
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<CloudOperation?, Never>) in
+                let cancelled = state.withLock { state in
+                    if state.cancelledWaiters.remove(id) != nil { return true }
+                    state.waiters.append((id, continuation))
+                    return false
                 }
+                if cancelled { continuation.resume(returning: nil) } else { pump() }
             }
+        } onCancel: {
+            let waiter = state.withLock { state -> CheckedContinuation<CloudOperation?, Never>? in
+                guard let index = state.waiters.firstIndex(where: { $0.id == id }) else {
+                    state.cancelledWaiters.insert(id)
+                    return nil
+                }
+                return state.waiters.remove(at: index).continuation
+            }
+            waiter?.resume(returning: nil)
         }
     }
 

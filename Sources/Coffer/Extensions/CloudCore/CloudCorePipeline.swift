@@ -63,24 +63,12 @@ public final class CloudCorePipeline: Sendable {
 
     /// The operations this pipeline starts, as they start: the `AsyncSequence` form of ``delegate``.
     ///
-    /// One iteration at a time receives them (a new call ends the previous sequence); while a
-    /// ``delegate`` is set it gets them instead. Ending the iteration stops handing out operations;
-    /// the ones handed out keep running until completed, skipped or set pending.
-    public func startedOperations() -> AsyncStream<CloudOperation> {
-        let (stream, continuation) = AsyncStream<CloudOperation>.makeStream()
-        let token = UUID()
-        let previous = state.withLock { state in
-            defer { state.stream = (token, continuation) }
-            return state.stream?.continuation
-        }
-        previous?.finish()
-        continuation.onTermination = { [weak self] _ in
-            self?.state.withLock { state in
-                if state.stream?.token == token { state.stream = nil }
-            }
-        }
-        pump()
-        return stream
+    /// An operation starts when an iteration asks for the next one, so none waits in a buffer:
+    /// an iteration that ends leaves the queue as it was. Several iterations (or tasks) may pull
+    /// at once, up to ``maxConcurrentOperationCount`` running; while a ``delegate`` is set it gets
+    /// the operations instead. A cancelled task's `next()` returns nil.
+    public func startedOperations() -> StartedOperations {
+        StartedOperations(pipeline: self)
     }
 
     /// The number of graphs (commits with operations still queued) in the pipeline.
@@ -161,5 +149,31 @@ public final class CloudCorePipeline: Sendable {
     /// here), or nil when it is not held.
     public func holdDate(for uuid: UUID) -> Date? {
         state.withLock { $0.holdDate(uuid) }
+    }
+}
+
+extension CloudCorePipeline {
+    /// The operations a pipeline starts, one per call of `next()`: see
+    /// ``CloudCorePipeline/startedOperations()``.
+    public struct StartedOperations: AsyncSequence, Sendable {
+        /// A started operation.
+        public typealias Element = CloudOperation
+
+        let pipeline: CloudCorePipeline
+
+        /// Pulls started operations from the pipeline.
+        public struct AsyncIterator: AsyncIteratorProtocol {
+            let pipeline: CloudCorePipeline
+
+            /// Waits until the pipeline starts an operation and returns it; nil when the task is cancelled.
+            public mutating func next() async -> CloudOperation? {
+                await pipeline.nextStarted()
+            }
+        }
+
+        /// An iterator over the pipeline's started operations.
+        public func makeAsyncIterator() -> AsyncIterator {
+            AsyncIterator(pipeline: pipeline)
+        }
     }
 }

@@ -13,7 +13,10 @@ struct PipelineState {
     var maxConcurrent: Int
     var isActive = false
     var delegate: (any CloudCorePipelineDelegate)?
-    var stream: (token: UUID, continuation: AsyncStream<CloudOperation>.Continuation)?
+    /// Iterations of ``CloudCorePipeline/startedOperations()`` waiting for an operation, in order.
+    var waiters: [(id: UUID, continuation: CheckedContinuation<CloudOperation?, Never>)] = []
+    /// Waiters cancelled before they were queued.
+    var cancelledWaiters: Set<UUID> = []
     weak var runtime: CloudCoreRuntime?
     /// The wake-up for the earliest hold, and its date.
     var timer: ActionCancellable?
@@ -27,7 +30,7 @@ struct PipelineState {
     }
 
     /// Whether anything receives started operations.
-    var hasReceiver: Bool { delegate != nil || stream != nil }
+    var hasReceiver: Bool { delegate != nil || !waiters.isEmpty }
 
     func graphIndex(of id: UInt64) -> Int? {
         var low = 0
@@ -130,7 +133,8 @@ struct PipelineState {
     /// Starting an operation never makes another startable, so one pass over each graph finds
     /// them all; a flat graph merges the graphs' candidates by priority, earlier graphs first.
     mutating func takeStartable(algorithm: CloudCorePipeline.Algorithm, now: Date) -> [CloudOperation] {
-        let room = maxConcurrent == 0 ? Int.max : maxConcurrent - active.count
+        var room = maxConcurrent == 0 ? Int.max : maxConcurrent - active.count
+        if delegate == nil { room = min(room, waiters.count) }
         guard room > 0, !graphs.isEmpty else { return [] }
         let (active, holds, graphOf) = (active, holds, graphOf)
         let canStart = { (operation: CloudOperation) -> Bool in
