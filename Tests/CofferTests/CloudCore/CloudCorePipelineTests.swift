@@ -153,8 +153,9 @@ import Testing
         #expect(seen == [2, 1, 0])
     }
 
-    @Test func theActiveStatusFollowsRunningOperationsAndSuspension() throws {
+    @Test func theActiveStatusFollowsRunningOperationsAndSuspension() async throws {
         let fixture = try CloudFixture()
+        let events = fixture.cloud.events()
         #expect(!fixture.pipeline.isActive)
         let ops = try fixture.commit("a", "b")
         #expect(fixture.pipeline.isActive)
@@ -164,6 +165,14 @@ import Testing
         #expect(fixture.pipeline.isActive)
         try fixture.complete(ops["b"])
         #expect(!fixture.pipeline.isActive)
+        var seen: [Bool] = []
+        for await event in events {
+            if case .activeStatusChanged(let pipeline, let isActive) = event, pipeline == "default" {
+                seen.append(isActive)
+            }
+            if seen.count == 2 { break }
+        }
+        #expect(seen == [true, false])
     }
 
     @Test func theStartedOperationsSequenceReceivesWhatADelegateWould() async throws {

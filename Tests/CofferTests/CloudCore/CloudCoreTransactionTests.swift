@@ -145,6 +145,22 @@ import Testing
         #expect(fixture.active == ["b"])
     }
 
+    @Test func aCommitsChangesetCarriesTheQueueChanges() async throws {
+        let fixture = try CloudFixture()
+        let changes = fixture.test.database.changes
+        let ops = try fixture.commit("a")
+        try fixture.complete(ops["a"])
+        var seen: [CloudCoreQueueChange] = []
+        for await changeset in changes {
+            if let change = changeset.changes(for: "cloud", as: CloudCoreChanges.self)?.pipelines["default"] {
+                seen.append(change)
+            }
+            if seen.count == 2 { break }
+        }
+        let a = try #require(ops["a"])
+        #expect(seen == [.init(pipeline: "default", added: [a]), .init(pipeline: "default", removed: [a])])
+    }
+
     @Test func anOperationOfAnUnregisteredTypeCannotBeAdded() throws {
         let fixture = try CloudFixture(types: [Upload.self])
         try fixture.connection.readWrite { tx in
