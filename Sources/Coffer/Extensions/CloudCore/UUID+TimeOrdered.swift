@@ -1,9 +1,8 @@
 import Foundation
-import Synchronization
 
 extension UUID {
     /// The last (millisecond, counter) handed out, so that UUIDs made in one process increase.
-    private static let timeOrderedState = Mutex<(milliseconds: UInt64, counter: UInt16)>((0, 0))
+    private static let timeOrderedState = Locked<(milliseconds: UInt64, counter: UInt16)>((0, 0))
 
     /// A new version 7 UUID (RFC 9562): 48 bits of Unix milliseconds, a 12-bit counter that keeps
     /// UUIDs of one millisecond increasing within the process, and 62 random bits.
