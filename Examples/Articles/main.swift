@@ -26,6 +26,7 @@ let articles: [(name: String, run: (URL) async throws -> Void)] = [
     ("Relationships", relationships(in:)),
     ("ScheduledActions", scheduledActions(in:)),
     ("SeveralProcesses", { try severalProcesses(in: $0) }),
+    ("UploadingEditsInOrder", uploadingEditsInOrder(in:)),
 ]
 
 /// A harness check that failed: what was expected.

@@ -31,6 +31,16 @@ public final class TestDatabase {
         database = try Database(url: url, options: options)
     }
 
+    /// Opens `other`'s file again with its options, sharing its directory; close `other`'s
+    /// database first.
+    /// - Throws: any error from opening.
+    public init(reopening other: TestDatabase) throws {
+        directory = other.directory
+        url = other.url
+        options = other.options
+        database = try TestSupport.open(other.url, options: other.options)
+    }
+
     /// A new connection to the database.
     /// - Throws: any error from opening a handle.
     public func connection(config: ConnectionConfig? = nil) throws -> Connection {

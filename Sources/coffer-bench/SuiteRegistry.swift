@@ -15,6 +15,7 @@ enum SuiteRegistry {
             SearchResultsSuite(),
             CofferActionSuite(),
             CofferProcessSuite(),
+            CofferCloudSuite(),
             BaselineScaleSuite(),
             CofferScaleSuite(),
         ]
