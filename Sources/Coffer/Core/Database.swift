@@ -119,6 +119,9 @@ public final class Database: Sendable {
                     snapshot: opened.snapshot, previouslyRegisteredExtensionNames: opened.extensionNames))
             self.defaultsStorage = Locked(ConnectionConfig())
             extensions.withLock { $0.orphanCandidates = Set(opened.extensionNames) }
+            if options.codableFormat != .json {
+                registry.withLock { $0.useAutomaticCodec(writing: options.codableFormat) }
+            }
         } catch {
             DatabasePathRegistry.release(canonicalPath)
             throw error

@@ -90,6 +90,8 @@ public struct BinaryFormatError: Error, Sendable, Hashable, CustomStringConverti
         case invalidPayload
         /// Bytes follow the root value.
         case trailingBytes
+        /// A value JSON cannot show (an infinite or NaN number), met while rendering JSON.
+        case notRepresentableInJSON
     }
 
     /// What is wrong.
