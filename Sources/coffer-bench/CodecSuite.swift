@@ -81,7 +81,9 @@ struct CodecSuite: BenchmarkSuite {
                 try stored.reduce(0) { total, data in total + (try coder.decode(data) == values[0] ? 1 : 0) }
             }
             if coder.name == "json" { jsonSeconds = (encode, decode) }
-            for (direction, seconds, reference) in [("enc", encode, jsonSeconds.encode), ("dec", decode, jsonSeconds.decode)] {
+            for (direction, seconds, reference) in [
+                ("enc", encode, jsonSeconds.encode), ("dec", decode, jsonSeconds.decode),
+            ] {
                 var figure = Self.figure("CODEC-\(shape)-\(coder.name)-\(direction)", values.count, bytes, seconds)
                 figure.extra.append((name: "bytes_per_value", value: String(bytes / max(values.count, 1))))
                 figure.extra.append((name: "x_vs_json", value: String(format: "%.2f", reference / max(seconds, 1e-12))))

@@ -25,7 +25,8 @@ struct CofferBinarySuite: BenchmarkSuite {
             report.notes = [
                 (key: "codec", value: "registerCodable(User,format:.binary)"),
                 (key: "api", value: handles ? "CollectionHandle<User>" : "collection-names"),
-                (key: "w1b_to_w4b", value: "one-connection-writes-and-reads(as-C)"), (key: "object_cache", value: "off"),
+                (key: "w1b_to_w4b", value: "one-connection-writes-and-reads(as-C)"),
+                (key: "object_cache", value: "off"),
             ]
             let records = context.records
             try CofferSuite.runWrites(

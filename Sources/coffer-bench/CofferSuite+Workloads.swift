@@ -3,6 +3,7 @@ import Foundation
 
 extension CofferSuite {
     /// W1 and W2 on `connection`; both always run (untimed when not selected) so the file reaches the W1+W2 state.
+    ///
     /// `suffix` names the variant (`b`: W1b and W2b, the binary codec's).
     /// - Throws: `DatabaseError` from writing.
     static func runWrites(
@@ -68,7 +69,8 @@ extension CofferSuite {
             report.checks.w4Checksum = scan.value.ageSum
         }
         if selected.contains("W6") {
-            report.results.append(try Self.measureCachedReads(connection, keys, expectedSum: records.expected.w3Checksum))
+            report.results.append(
+                try Self.measureCachedReads(connection, keys, expectedSum: records.expected.w3Checksum))
         }
     }
 

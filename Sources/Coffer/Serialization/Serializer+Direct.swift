@@ -67,6 +67,7 @@ extension SerializerChain {
     }
 
     /// Turns stored bytes straight into a `T`; call only when ``directRead(as:)`` said `.decode`.
+    ///
     /// Stages are undone first, with the same errors as ``deserialize(_:collection:key:)``.
     func deserializeDirectly<T: Decodable>(
         _ data: Data, as type: T.Type, collection: String, key: String

@@ -1,5 +1,7 @@
-/// The growable byte buffer the binary encoder writes into: raw memory, grown by doubling, with
-/// no per-byte checks beyond capacity. Owned by one encoding; freed explicitly.
+/// The growable byte buffer the binary encoder writes into.
+///
+/// Raw memory, grown by doubling, with no per-byte checks beyond capacity; owned by one encoding
+/// and freed explicitly.
 struct BinaryBuffer {
     private(set) var base: UnsafeMutablePointer<UInt8>
     private(set) var count = 0

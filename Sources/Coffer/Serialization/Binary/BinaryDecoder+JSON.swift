@@ -32,7 +32,9 @@ struct BinaryJSONRenderer {
     init(_ reader: BinaryReader) throws(BinaryFormatError) {
         self.reader = reader
         guard try reader.byte(at: 0) == BinaryFormat.magic else { throw BinaryFormatError(.badMagic, at: 0) }
-        guard try reader.byte(at: 1) == BinaryFormat.version else { throw BinaryFormatError(.unsupportedVersion, at: 1) }
+        guard try reader.byte(at: 1) == BinaryFormat.version else {
+            throw BinaryFormatError(.unsupportedVersion, at: 1)
+        }
         var offset = 2
         let count = try reader.length(&offset)
         for _ in 0..<count {
@@ -114,7 +116,9 @@ struct BinaryJSONRenderer {
         while try reader.byte(at: offset) != BinaryFormat.Tag.end.rawValue {
             let referenceAt = offset
             let reference = try reader.varint(&offset)
-            guard reference >= 1, reference <= UInt64(keys.count) else { throw BinaryFormatError(.invalidKeyReference, at: referenceAt) }
+            guard reference >= 1, reference <= UInt64(keys.count) else {
+                throw BinaryFormatError(.invalidKeyReference, at: referenceAt)
+            }
             entries.append((keys[Int(reference) - 1], offset))
             offset = try reader.skip(offset, depth: depth + 1)
         }
@@ -165,7 +169,12 @@ struct BinaryJSONRenderer {
 
     private mutating func number(_ value: Double, at offset: Int) throws(BinaryFormatError) {
         guard value.isFinite else { throw BinaryFormatError(.notRepresentableInJSON, at: offset) }
-        append(value.description)
+        // Whole numbers as `JSONEncoder` writes them (`60`, not `60.0`).
+        if value.rounded() == value && abs(value) < 0x1p53 {
+            append(String(Int64(value)))
+        } else {
+            append(value.description)
+        }
     }
 
     private mutating func append(_ text: String) { output.append(contentsOf: text.utf8) }

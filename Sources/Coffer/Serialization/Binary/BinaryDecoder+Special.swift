@@ -109,8 +109,9 @@ extension BinaryDecodingState {
     func decodePackedIfPossible<T>(
         _ type: T.Type, at offset: Int, _ path: @autoclosure () -> [any CodingKey]
     ) throws -> T? {
-        guard T.self == [Int].self || T.self == [Double].self || T.self == [Int64].self || T.self == [UInt8].self
-            || T.self == [Float].self || T.self == [Bool].self
+        guard
+            T.self == [Int].self || T.self == [Double].self || T.self == [Int64].self || T.self == [UInt8].self
+                || T.self == [Float].self || T.self == [Bool].self
         else { return nil }
         guard try tag(at: offset, path()) == .packed else { return nil }
         return try reading(path()) { () throws(BinaryFormatError) -> T? in

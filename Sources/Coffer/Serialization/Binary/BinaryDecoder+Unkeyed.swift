@@ -63,7 +63,8 @@ struct BinaryUnkeyedDecodingContainer: UnkeyedDecodingContainer {
     private var path: [any CodingKey] { codingPath + [BinaryCodingKey(index: currentIndex)] }
 
     private func endError(_ type: Any.Type) -> DecodingError {
-        .valueNotFound(type, DecodingError.Context(codingPath: path, debugDescription: "the array has no more elements"))
+        .valueNotFound(
+            type, DecodingError.Context(codingPath: path, debugDescription: "the array has no more elements"))
     }
 
     /// Moves past the current element of a tagged array and returns where it starts.
@@ -183,7 +184,8 @@ struct BinaryUnkeyedDecodingContainer: UnkeyedDecodingContainer {
             }
             guard let result else {
                 throw DecodingError.dataCorrupted(
-                    DecodingError.Context(codingPath: path, debugDescription: "the number does not fit in \(Integer.self)"))
+                    DecodingError.Context(
+                        codingPath: path, debugDescription: "the number does not fit in \(Integer.self)"))
             }
             return result
         default: throw mismatch(type)

@@ -45,7 +45,8 @@ extension BinaryDecodingState {
             let raw = try reading(path()) { () throws(BinaryFormatError) in try reader.varint(&cursor) }
             result = Integer(exactly: Self.unzigzag(raw))
         case .uint:
-            result = Integer(exactly: try reading(path()) { () throws(BinaryFormatError) in try reader.varint(&cursor) })
+            result = Integer(
+                exactly: try reading(path()) { () throws(BinaryFormatError) in try reader.varint(&cursor) })
         case .float64, .float32:
             // A whole number stored as floating point, as JSON decoders accept `3.0` for an Int.
             let value = try decodeDouble(at: offset, path())
@@ -54,7 +55,8 @@ extension BinaryDecodingState {
         }
         guard let result else {
             throw DecodingError.dataCorrupted(
-                DecodingError.Context(codingPath: path(), debugDescription: "the number does not fit in \(Integer.self)"))
+                DecodingError.Context(
+                    codingPath: path(), debugDescription: "the number does not fit in \(Integer.self)"))
         }
         return result
     }

@@ -114,7 +114,8 @@ final class BinaryDecodingState: Decoder {
 
     static func corrupt(_ error: BinaryFormatError, _ path: [any CodingKey]) -> DecodingError {
         .dataCorrupted(
-            DecodingError.Context(codingPath: path, debugDescription: "malformed binary value: \(error)", underlyingError: error))
+            DecodingError.Context(
+                codingPath: path, debugDescription: "malformed binary value: \(error)", underlyingError: error))
     }
 
     // MARK: Keys
@@ -156,7 +157,8 @@ final class BinaryDecodingState: Decoder {
     private func keyMatches(_ index: Int, _ name: UnsafeBufferPointer<UInt8>) -> Bool {
         let length = keyTable[2 * index + 1]
         guard length == name.count else { return false }
-        guard let wanted = name.baseAddress, let stored = reader.bytes(at: keyTable[2 * index], count: length).baseAddress
+        guard let wanted = name.baseAddress,
+            let stored = reader.bytes(at: keyTable[2 * index], count: length).baseAddress
         else { return true }
         return memcmp(stored, wanted, length) == 0
     }

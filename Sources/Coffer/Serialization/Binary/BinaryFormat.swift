@@ -105,6 +105,6 @@ public struct BinaryFormatError: Error, Sendable, Hashable, CustomStringConverti
         self.offset = offset
     }
 
-    /// The code and the offset, e.g. `truncated at byte 12`.
+    /// The code and the offset, such as `truncated at byte 12`.
     public var description: String { "\(code) at byte \(offset)" }
 }

@@ -78,7 +78,9 @@ struct BinaryAdoptionTests {
             for i in 0..<25 { try tx.setObject(BenchUser(i), forKey: "u\(i)", inCollection: "users", withMetadata: i) }
         }
         test.database.registerCodable(BenchUser.self, metadata: Int.self, forCollection: "users", format: .binary)
-        try connection.readWrite { try $0.setObject(BenchUser(3), forKey: "u3", inCollection: "users", withMetadata: 3) }
+        try connection.readWrite {
+            try $0.setObject(BenchUser(3), forKey: "u3", inCollection: "users", withMetadata: 3)
+        }
 
         var batches = 0
         let first = try test.database.reencode(collection: "users", batchSize: 10) { _ in

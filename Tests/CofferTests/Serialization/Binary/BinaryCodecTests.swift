@@ -91,7 +91,9 @@ struct BinaryCodecTests {
         #expect(try BinaryDecoder().decode(UInt16.self, from: stored) == 300)
         #expect(try BinaryDecoder().decode(Double.self, from: stored) == 300)
         #expect(throws: DecodingError.self) { try BinaryDecoder().decode(UInt8.self, from: stored) }
-        #expect(throws: DecodingError.self) { try BinaryDecoder().decode(UInt.self, from: try BinaryEncoder().encode(-1)) }
+        #expect(throws: DecodingError.self) {
+            try BinaryDecoder().decode(UInt.self, from: try BinaryEncoder().encode(-1))
+        }
         #expect(throws: DecodingError.self) { try BinaryDecoder().decode(String.self, from: stored) }
     }
 

@@ -28,8 +28,12 @@ struct BinaryHostileInputTests {
     func truncations() throws {
         for value in [try BinaryEncoder().encode(BenchUser(1)), try BinaryEncoder().encode(Kitchen.sample)] {
             for length in 0..<value.count {
-                #expect(throws: DecodingError.self) { try BinaryDecoder().decode(Kitchen.self, from: value.prefix(length)) }
-                #expect(throws: BinaryFormatError.self) { try BinaryDecoder.jsonRepresentation(of: value.prefix(length)) }
+                #expect(throws: DecodingError.self) {
+                    try BinaryDecoder().decode(Kitchen.self, from: value.prefix(length))
+                }
+                #expect(throws: BinaryFormatError.self) {
+                    try BinaryDecoder.jsonRepresentation(of: value.prefix(length))
+                }
             }
         }
     }
@@ -39,13 +43,16 @@ struct BinaryHostileInputTests {
         #expect(Self.formatError(Int.self, [0x7B, 0x7D]) == .badMagic)
         #expect(Self.formatError(Int.self, [0xC1, 0x02, 0x00, 0x04, 0x00]) == .unsupportedVersion)
         #expect(Self.formatError(Int.self, [0xC1, 0x01, 0x00, 0x44]) == .invalidTag)
-        #expect(Self.formatError(Int.self, [0xC1, 0x01, 0x00, 0x04] + Array(repeating: 0xFF, count: 11)) == .invalidVarint)
+        #expect(
+            Self.formatError(Int.self, [0xC1, 0x01, 0x00, 0x04] + Array(repeating: 0xFF, count: 11)) == .invalidVarint)
         #expect(Self.formatError(Int.self, [0xC1, 0x01, 0x00, 0x04, 0x02, 0x00]) == .trailingBytes)
         #expect(Self.formatError(String.self, [0xC1, 0x01, 0x00, 0x08, 0x02, 0xC3, 0x28]) == .invalidUTF8)
         #expect(Self.formatError(String.self, [0xC1, 0x01, 0x01, 0x01, 0xFF, 0x0F, 0x00]) == .invalidUTF8, "a key")
         // A keyed container naming key 5 of a one-key table.
         struct OneKey: Decodable { var a: Int }
-        #expect(Self.formatError(OneKey.self, [0xC1, 0x01, 0x01, 0x01, 0x61, 0x0F, 0x05, 0x01, 0x00]) == .invalidKeyReference)
+        #expect(
+            Self.formatError(OneKey.self, [0xC1, 0x01, 0x01, 0x01, 0x61, 0x0F, 0x05, 0x01, 0x00])
+                == .invalidKeyReference)
         #expect(Self.formatError(UUID.self, [0xC1, 0x01, 0x00, 0x0C, 1, 2, 3]) == .truncated)
         #expect(Self.formatError(Decimal.self, [0xC1, 0x01, 0x00, 0x0D, 0x01, UInt8(ascii: "x")]) == .invalidPayload)
         #expect(Self.formatError(URL.self, [0xC1, 0x01, 0x00, 0x0B, 0x00]) == .invalidPayload)
@@ -58,7 +65,8 @@ struct BinaryHostileInputTests {
         #expect(Self.formatError(String.self, [0xC1, 0x01, 0x00, 0x08] + huge) == .truncated)
         #expect(Self.formatError(Data.self, [0xC1, 0x01, 0x00, 0x09] + huge) == .truncated)
         #expect(Self.formatError([Int].self, [0xC1, 0x01, 0x00, 0x10, 0x04] + huge) == .truncated)
-        #expect(Self.formatError([Double].self, [0xC1, 0x01, 0x00, 0x10, 0x06, 0x02, 0, 0, 0, 0, 0, 0, 0, 0]) == .truncated)
+        #expect(
+            Self.formatError([Double].self, [0xC1, 0x01, 0x00, 0x10, 0x06, 0x02, 0, 0, 0, 0, 0, 0, 0, 0]) == .truncated)
         #expect(Self.formatError([String].self, [0xC1, 0x01, 0x00, 0x11] + huge) == .truncated)
         #expect(Self.formatError(Int.self, [0xC1, 0x01] + huge) == .truncated, "a key table")
         #expect(BinaryDecoder.allocationLimit(forInputOf: 100) == 32 * 100 + 4096)
@@ -67,7 +75,8 @@ struct BinaryHostileInputTests {
     @Test("Nesting deeper than 256 levels is refused without exhausting the stack")
     func deepNesting() throws {
         let depth = 100_000
-        let bytes: [UInt8] = [0xC1, 0x01, 0x00] + Array(repeating: 0x0E, count: depth) + Array(repeating: 0x00, count: depth)
+        let bytes: [UInt8] =
+            [0xC1, 0x01, 0x00] + Array(repeating: 0x0E, count: depth) + Array(repeating: 0x00, count: depth)
         #expect(Self.formatError([[[[[[Int]]]]]].self, bytes) == .tooDeep)
         #expect(throws: BinaryFormatError(.tooDeep, at: 259)) { try BinaryDecoder.jsonRepresentation(of: Data(bytes)) }
         // A recursive type reading the same deep input ends at the same limit.
@@ -78,7 +87,9 @@ struct BinaryHostileInputTests {
     @Test("Random bytes and random mutations of valid values never crash")
     func randomBytes() throws {
         var random = SeededGenerator(seed: 28)
-        let valid = [Array(try BinaryEncoder().encode(Kitchen.sample)), Array(try BinaryEncoder().encode(BenchUser(5)))]
+        let valid = [
+            Array(try BinaryEncoder().encode(Kitchen.sample)), Array(try BinaryEncoder().encode(BenchUser(5))),
+        ]
         for round in 0..<4000 {
             var bytes: [UInt8]
             if round.isMultiple(of: 2) {
@@ -87,9 +98,11 @@ struct BinaryHostileInputTests {
                     bytes[Int.random(in: 2..<bytes.count, using: &random)] = UInt8.random(in: 0...255, using: &random)
                 }
             } else {
-                bytes = [0xC1, 0x01] + (0..<Int.random(in: 0...64, using: &random)).map { _ in
-                    UInt8.random(in: 0...0x12, using: &random)
-                }
+                bytes =
+                    [0xC1, 0x01]
+                    + (0..<Int.random(in: 0...64, using: &random)).map { _ in
+                        UInt8.random(in: 0...0x12, using: &random)
+                    }
             }
             let data = Data(bytes)
             _ = try? BinaryDecoder().decode(Kitchen.self, from: data)

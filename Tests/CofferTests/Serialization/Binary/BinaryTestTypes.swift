@@ -59,7 +59,8 @@ struct Kitchen: Codable, Sendable, Equatable {
     static let sample = Kitchen(
         date: Date(timeIntervalSinceReferenceDate: 123_456.789), data: Data([0, 1, 2, 255]),
         url: URL(string: "https://example.com/a?b=c#d") ?? URL(fileURLWithPath: "/"),
-        uuid: UUID(uuid: (0xE6, 0x21, 0xE1, 0xF8, 0xC3, 0x6C, 0x49, 0x5A, 0x93, 0xFC, 0x0C, 0x24, 0x7A, 0x3E, 0x6E, 0x5F)),
+        uuid: UUID(
+            uuid: (0xE6, 0x21, 0xE1, 0xF8, 0xC3, 0x6C, 0x49, 0x5A, 0x93, 0xFC, 0x0C, 0x24, 0x7A, 0x3E, 0x6E, 0x5F)),
         decimal: Decimal(sign: .minus, exponent: -4, significand: 12_345_678), ints: [0, -1, 1, .max, .min],
         int64s: [7, -7], bytes: [0, 127, 128, 255], floats: [1.5, -0.25], flags: [true, false, true], small: -128,
         big: .max, negative: -5, optional: "here", missing: nil, matrix: [[1, 2], [], [3]],
