@@ -100,62 +100,75 @@ extension BinaryDecodingState {
                 strings.append(try reader.string(at: cursor, count: length))
                 cursor += length
             }
+            noteScalar(offset, cursor)
             return strings
         }
     }
 
-    /// A packed array decoded in one pass when `T` is an array of the stored scalar kind's type;
-    /// nil leaves it to the general path (which reads packed elements one by one).
-    func decodePackedIfPossible<T>(
-        _ type: T.Type, at offset: Int, _ path: @autoclosure () -> [any CodingKey]
-    ) throws -> T? {
-        guard
-            T.self == [Int].self || T.self == [Double].self || T.self == [Int64].self || T.self == [UInt8].self
-                || T.self == [Float].self || T.self == [Bool].self
-        else { return nil }
+    /// The element kind of the packed array at `offset`, or nil when the value is not one.
+    func packedKind(at offset: Int, _ path: @autoclosure () -> [any CodingKey]) throws -> BinaryFormat.PackedKind? {
         guard try tag(at: offset, path()) == .packed else { return nil }
-        return try reading(path()) { () throws(BinaryFormatError) -> T? in
-            var cursor = offset + 1
-            guard let kind = BinaryFormat.PackedKind(rawValue: try reader.byte(at: cursor)) else {
-                throw BinaryFormatError(.invalidTag, at: cursor)
+        return try reading(path()) { () throws(BinaryFormatError) in
+            guard let kind = BinaryFormat.PackedKind(rawValue: try reader.byte(at: offset + 1)) else {
+                throw BinaryFormatError(.invalidTag, at: offset + 1)
             }
-            cursor += 1
-            switch kind {
-            case .int where T.self == [Int].self:
+            return kind
+        }
+    }
+
+    /// Whether packed elements of `kind` decode straight into the array type `id` names.
+    static func kind(_ kind: BinaryFormat.PackedKind, fits id: ObjectIdentifier) -> Bool {
+        let known = BinaryKnownTypes.shared
+        switch kind {
+        case .int: return id == known.ints || id == known.int64s
+        case .uint: return id == known.uint8s
+        case .float64: return id == known.doubles
+        case .float32: return id == known.floats
+        case .bool: return id == known.bools
+        }
+    }
+
+    /// A packed array decoded in one pass into `T`, an array of the stored kind's type (checked
+    /// by the caller with ``kind(_:fits:)``).
+    func decodePacked<T>(_ type: T.Type, at offset: Int, _ path: @autoclosure () -> [any CodingKey]) throws -> T {
+        let id = ObjectIdentifier(T.self)
+        let known = BinaryKnownTypes.shared
+        return try reading(path()) { () throws(BinaryFormatError) -> T in
+            var cursor = offset + 2
+            if id == known.ints {
                 return unsafeBitCast(try packedIntegers(Int.self, &cursor, signed: true), to: T.self)
-            case .int where T.self == [Int64].self:
+            }
+            if id == known.int64s {
                 return unsafeBitCast(try packedIntegers(Int64.self, &cursor, signed: true), to: T.self)
-            case .uint where T.self == [UInt8].self:
-                return try packedIntegersIfExact(UInt8.self, &cursor).map { unsafeBitCast($0, to: T.self) }
-            case .float64 where T.self == [Double].self:
+            }
+            if id == known.uint8s { return unsafeBitCast(try packedBytes(&cursor), to: T.self) }
+            if id == known.doubles {
                 let count = try reader.length(&cursor, minimumSize: 8)
                 try charge(count * 8, at: cursor)
                 var values: [Double] = []
                 values.reserveCapacity(count)
                 for _ in 0..<count { values.append(Double(bitPattern: try reader.fixed64(&cursor))) }
                 return unsafeBitCast(values, to: T.self)
-            case .float32 where T.self == [Float].self:
+            }
+            if id == known.floats {
                 let count = try reader.length(&cursor, minimumSize: 4)
                 try charge(count * 4, at: cursor)
                 var values: [Float] = []
                 values.reserveCapacity(count)
                 for _ in 0..<count { values.append(Float(bitPattern: try reader.fixed32(&cursor))) }
                 return unsafeBitCast(values, to: T.self)
-            case .bool where T.self == [Bool].self:
-                let count = try reader.length(&cursor)
-                try charge(count, at: cursor)
-                var values: [Bool] = []
-                values.reserveCapacity(count)
-                for _ in 0..<count {
-                    let byte = try reader.byte(at: cursor)
-                    guard byte <= 1 else { throw BinaryFormatError(.invalidPayload, at: cursor) }
-                    values.append(byte == 1)
-                    cursor += 1
-                }
-                return unsafeBitCast(values, to: T.self)
-            default:
-                return nil
             }
+            let count = try reader.length(&cursor)
+            try charge(count, at: cursor)
+            var values: [Bool] = []
+            values.reserveCapacity(count)
+            for _ in 0..<count {
+                let byte = try reader.byte(at: cursor)
+                guard byte <= 1 else { throw BinaryFormatError(.invalidPayload, at: cursor) }
+                values.append(byte == 1)
+                cursor += 1
+            }
+            return unsafeBitCast(values, to: T.self)
         }
     }
 
@@ -174,17 +187,17 @@ extension BinaryDecodingState {
         return values
     }
 
-    /// Packed unsigned varints as `Integer`s, or nil when one does not fit (the general path then
-    /// reports which).
-    private func packedIntegersIfExact<Integer: FixedWidthInteger>(
-        _ type: Integer.Type, _ cursor: inout Int
-    ) throws(BinaryFormatError) -> [Integer]? {
+    /// Packed unsigned varints as bytes; a value over 255 is `invalidPayload`.
+    private func packedBytes(_ cursor: inout Int) throws(BinaryFormatError) -> [UInt8] {
         let count = try reader.length(&cursor)
-        try charge(count * MemoryLayout<Integer>.stride, at: cursor)
-        var values: [Integer] = []
+        try charge(count, at: cursor)
+        var values: [UInt8] = []
         values.reserveCapacity(count)
         for _ in 0..<count {
-            guard let value = Integer(exactly: try reader.varint(&cursor)) else { return nil }
+            let at = cursor
+            guard let value = UInt8(exactly: try reader.varint(&cursor)) else {
+                throw BinaryFormatError(.invalidPayload, at: at)
+            }
             values.append(value)
         }
         return values

@@ -30,7 +30,9 @@ extension BinaryDecodingState {
             var cursor = offset + 1
             let length = try reader.length(&cursor)
             try charge(length, at: cursor)
-            return try reader.string(at: cursor, count: length)
+            let text = try reader.string(at: cursor, count: length)
+            noteScalar(offset, cursor + length)
+            return text
         }
     }
 
@@ -79,6 +81,7 @@ extension BinaryDecodingState {
             }
         }
         guard let value else { throw Self.unexpected(tag, Double.self, path()) }
+        noteScalar(offset, cursor)
         return value
     }
 
@@ -102,10 +105,15 @@ extension BinaryDecodingState {
         if T.self == Bool.self { return unsafeBitCast(try decodeBool(at: offset, path()), to: T.self) }
         if T.self == Date.self { return unsafeBitCast(try decodeDate(at: offset, path()), to: T.self) }
         if T.self == Data.self { return unsafeBitCast(try decodeData(at: offset, path()), to: T.self) }
-        if T.self == [String].self, try tag(at: offset, path()) == .strings {
+        let id = ObjectIdentifier(T.self)
+        if id == BinaryKnownTypes.shared.strings, try tag(at: offset, path()) == .strings {
             return unsafeBitCast(try decodeStrings(at: offset, path()), to: T.self)
         }
-        if let packed = try decodePackedIfPossible(T.self, at: offset, path()) { return packed }
+        if BinaryKnownTypes.shared.packsDirectly(id),
+            try packedKind(at: offset, path()).map({ Self.kind($0, fits: id) }) == true
+        {
+            return try decodePacked(T.self, at: offset, path())
+        }
         if T.self == URL.self { return unsafeBitCast(try decodeURL(at: offset, path()), to: T.self) }
         if T.self == UUID.self { return unsafeBitCast(try decodeUUID(at: offset, path()), to: T.self) }
         if T.self == Decimal.self { return unsafeBitCast(try decodeDecimal(at: offset, path()), to: T.self) }

@@ -14,6 +14,8 @@ public import Foundation
 public struct BinaryDecoder: Sendable {
     /// Values handed to the types being decoded (`Decoder.userInfo`).
     public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+    /// The key table of the last value decoded, which the next one most likely shares.
+    private let cache = BinaryKeyTableCache()
 
     /// Creates a decoder.
     public init() {}
@@ -26,7 +28,7 @@ public struct BinaryDecoder: Sendable {
     /// - Complexity: O(size of the data) for values decoded in the order they were encoded.
     public func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
         try data.withUnsafeBytes { bytes in
-            let state = try BinaryDecodingState(BinaryReader(bytes), userInfo: userInfo)
+            let state = try BinaryDecodingState(BinaryReader(bytes), userInfo: userInfo, cache: cache)
             return try state.decodeRoot(T.self)
         }
     }
@@ -50,44 +52,110 @@ public struct BinaryDecoder: Sendable {
 /// and the budget left; the `Decoder` every nested value is handed.
 final class BinaryDecodingState: Decoder {
     let reader: BinaryReader
-    /// The key table: (start, length) of each key's UTF-8 bytes, flattened.
-    private var keyTable: [Int] = []
-    /// The tag offset of the value now being decoded.
-    var position: Int
-    var depth = 0
-    var codingPath: [any CodingKey] = []
-    /// What the decoder may still allocate.
-    private var budget: Int
-    /// Per nesting depth: the keyed container last searched (its first entry) and the entry after
-    /// the last one found, where the next lookup starts (fields are read in the order written).
-    private var hints: [Int] = []
+    /// The mutable state, behind a pointer: every access to a class's stored `var` pays a dynamic
+    /// exclusivity check.
+    private let storage: UnsafeMutablePointer<Storage>
+
+    private struct Storage {
+        /// The key table: (start, length) of each key's UTF-8 bytes, flattened.
+        var keyTable: [Int] = []
+        /// The tag offset of the value now being decoded.
+        var position = 0
+        var depth = 0
+        var codingPath: [any CodingKey] = []
+        /// What the decoder may still allocate.
+        var budget = 0
+        /// Per nesting depth up to 7: the keyed container last searched (its first entry) and the
+        /// entry after the last one found, where the next lookup starts (fields are read in the
+        /// order written). Deeper containers search from their first entry.
+        var hints = SIMD16<Int>(repeating: Int.min)
+        /// Where the last scalar read started and ended, so a lookup need not walk over it again.
+        var lastStart = -1
+        var lastEnd = -1
+    }
+
+    private var keyTable: [Int] {
+        _read { yield storage.pointee.keyTable }
+        _modify { yield &storage.pointee.keyTable }
+    }
+    var position: Int {
+        get { storage.pointee.position }
+        set { storage.pointee.position = newValue }
+    }
+    var depth: Int {
+        get { storage.pointee.depth }
+        set { storage.pointee.depth = newValue }
+    }
+    var codingPath: [any CodingKey] {
+        _read { yield storage.pointee.codingPath }
+        _modify { yield &storage.pointee.codingPath }
+    }
+    private var budget: Int {
+        get { storage.pointee.budget }
+        set { storage.pointee.budget = newValue }
+    }
+    private var hints: SIMD16<Int> {
+        _read { yield storage.pointee.hints }
+        _modify { yield &storage.pointee.hints }
+    }
     private let userInfoStorage: [CodingUserInfoKey: any Sendable]
 
-    init(_ reader: BinaryReader, userInfo: [CodingUserInfoKey: any Sendable]) throws {
+    init(_ reader: BinaryReader, userInfo: [CodingUserInfoKey: any Sendable], cache: BinaryKeyTableCache) throws {
         self.reader = reader
         userInfoStorage = userInfo
+        storage = .allocate(capacity: 1)
+        storage.initialize(to: Storage())
         budget = BinaryDecoder.allocationLimit(forInputOf: reader.count)
-        position = 0
         do throws(BinaryFormatError) {
             guard try reader.byte(at: 0) == BinaryFormat.magic else { throw BinaryFormatError(.badMagic, at: 0) }
             guard try reader.byte(at: 1) == BinaryFormat.version else {
                 throw BinaryFormatError(.unsupportedVersion, at: 1)
             }
-            var offset = 2
-            let keys = try reader.length(&offset)
-            try charge(keys * 2 * MemoryLayout<Int>.stride, at: offset)
-            keyTable.reserveCapacity(keys * 2)
+            var end = 2
+            let keys = try reader.length(&end)
             for _ in 0..<keys {
-                let length = try reader.length(&offset)
-                _ = try reader.string(at: offset, count: length)
-                keyTable.append(offset)
-                keyTable.append(length)
-                offset += length
+                let length = try reader.length(&end)
+                end += length
             }
-            position = offset
+            let table = reader.bytes(at: 2, count: end - 2)
+            if let cached = cache.load(), Self.equal(cached.bytes, table) {
+                keyTable = cached.ranges
+            } else {
+                try readKeyTable(count: keys)
+                cache.store(BinaryKeyTableCache.Entry(keys: [], bytes: Array(table), ranges: keyTable))
+            }
+            position = end
         } catch {
             throw Self.corrupt(error, [])
         }
+    }
+
+    private static func equal(_ cached: [UInt8], _ table: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard cached.count == table.count else { return false }
+        return cached.withUnsafeBufferPointer { cached in
+            guard let left = cached.baseAddress, let right = table.baseAddress else { return true }
+            return memcmp(left, right, table.count) == 0
+        }
+    }
+
+    /// Validates the `count` keys after the magic, version and count, and records where each is.
+    private func readKeyTable(count: Int) throws(BinaryFormatError) {
+        var offset = 2
+        _ = try reader.varint(&offset)
+        try charge(count * 2 * MemoryLayout<Int>.stride, at: offset)
+        keyTable.reserveCapacity(count * 2)
+        for _ in 0..<count {
+            let length = try reader.length(&offset)
+            try reader.validateUTF8(at: offset, count: length)
+            keyTable.append(offset)
+            keyTable.append(length)
+            offset += length
+        }
+    }
+
+    deinit {
+        storage.deinitialize(count: 1)
+        storage.deallocate()
     }
 
     var userInfo: [CodingUserInfoKey: Any] { userInfoStorage }
@@ -97,7 +165,13 @@ final class BinaryDecodingState: Decoder {
         let root = position
         let value = try decodeValue(T.self, at: root)
         do throws(BinaryFormatError) {
-            let end = try reader.skip(root, depth: 0)
+            // A keyed root read to its last entry ends after the byte the lookup hint points at
+            // (its container is at depth 1: the root value is decoded as a nested one); anything
+            // else is walked.
+            var last = -1
+            if hints[2] == root + 1 { last = try resolvedHint(2, depth: 1) }
+            let hinted = last >= 0 && (try? reader.byte(at: last)) == BinaryFormat.Tag.end.rawValue
+            let end = hinted ? last + 1 : try reader.skip(root, depth: 0)
             guard end == reader.count else { throw BinaryFormatError(.trailingBytes, at: end) }
         } catch {
             throw Self.corrupt(error, [])
@@ -124,9 +198,8 @@ final class BinaryDecodingState: Decoder {
     /// at `start`, or nil when the container has no such key.
     func find(_ name: UnsafeBufferPointer<UInt8>, in start: Int, depth: Int) throws(BinaryFormatError) -> Int? {
         let slot = 2 * depth
-        if slot + 1 >= hints.count { hints.append(contentsOf: repeatElement(-1, count: slot + 2 - hints.count)) }
-        let hinted = hints[slot] == start
-        let first = hinted ? hints[slot + 1] : start
+        let hinted = depth < 8 && hints[slot] == start
+        let first = hinted ? try resolvedHint(slot, depth: depth) : start
         var offset = first
         var wrapped = !hinted
         while true {
@@ -142,15 +215,37 @@ final class BinaryDecodingState: Decoder {
             guard reference <= UInt64(keyTable.count / 2) else {
                 throw BinaryFormatError(.invalidKeyReference, at: offset)
             }
-            let end = try reader.skip(valueAt, depth: depth + 1)
             if keyMatches(Int(reference) - 1, name) {
-                hints[slot] = start
-                hints[slot + 1] = end
+                if depth < 8 {
+                    // The next lookup starts after this value, found once it is read (``noteScalar``).
+                    hints[slot] = start
+                    hints[slot + 1] = ~valueAt
+                }
                 return valueAt
             }
-            offset = end
+            offset = try reader.skip(valueAt, depth: depth + 1)
             if wrapped && offset == first { return nil }
         }
+    }
+
+    /// The entry after the value last found at hint `slot`: where the scalar read of it ended, or
+    /// past it by a walk.
+    @inline(__always)
+    private func resolvedHint(_ slot: Int, depth: Int) throws(BinaryFormatError) -> Int {
+        let next = hints[slot + 1]
+        guard next < 0 else { return next }
+        let value = ~next
+        let end =
+            storage.pointee.lastStart == value ? storage.pointee.lastEnd : try reader.skip(value, depth: depth + 1)
+        hints[slot + 1] = end
+        return end
+    }
+
+    /// Records that the scalar at `start` ends at `end`.
+    @inline(__always)
+    func noteScalar(_ start: Int, _ end: Int) {
+        storage.pointee.lastStart = start
+        storage.pointee.lastEnd = end
     }
 
     @inline(__always)

@@ -60,7 +60,7 @@ struct BinaryKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProto
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         try state.beginEntry(id, key)
-        try state.encodeNested(value, key: key)
+        try state.encodeValue(value, key: key)
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(
@@ -171,7 +171,7 @@ struct BinaryUnkeyedEncodingContainer: UnkeyedEncodingContainer {
 
     mutating func encode<T: Encodable>(_ value: T) throws {
         try begin()
-        try state.encodeNested(value, key: BinaryCodingKey(index: count - 1))
+        try state.encodeValue(value, key: BinaryCodingKey(index: count - 1))
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<

@@ -33,40 +33,48 @@ extension BinaryEncodingState {
     }
 
     /// Encodes any value: the types with tags of their own and arrays that pack directly, every
-    /// other type through its `encode(to:)`.
+    /// other type through its `encode(to:)`, with `key` on the coding path while it runs.
     ///
     /// The checks compare metadata pointers; a match reinterprets the value as the type it is.
-    func encodeValue<T: Encodable>(_ value: T) throws {
+    func encodeValue<T: Encodable>(_ value: T, key: (any CodingKey)? = nil) throws {
         if T.self == String.self { return write(unsafeBitCast(value, to: String.self)) }
         if T.self == Int.self { return write(signed: Int64(unsafeBitCast(value, to: Int.self))) }
         if T.self == Double.self { return write(unsafeBitCast(value, to: Double.self)) }
         if T.self == Bool.self { return write(unsafeBitCast(value, to: Bool.self)) }
         if T.self == Date.self { return write(date: unsafeBitCast(value, to: Date.self)) }
         if T.self == Data.self { return write(data: unsafeBitCast(value, to: Data.self)) }
-        if T.self == [String].self { return write(strings: unsafeBitCast(value, to: [String].self)) }
-        if T.self == [Int].self { return writePacked(unsafeBitCast(value, to: [Int].self)) }
-        if T.self == [Double].self { return writePacked(unsafeBitCast(value, to: [Double].self)) }
         if T.self == URL.self { return write(url: unsafeBitCast(value, to: URL.self)) }
         if T.self == UUID.self { return write(uuid: unsafeBitCast(value, to: UUID.self)) }
         if T.self == Decimal.self { return write(decimal: unsafeBitCast(value, to: Decimal.self)) }
-        if encodeOtherPacked(value) { return }
+        if encodePacked(value) { return }
+        guard let key else { return try encodeNested(value) }
+        codingPath.append(key)
+        defer { codingPath.removeLast() }
         try encodeNested(value)
     }
 
-    /// The less common packed arrays; false when `T` is none of them.
-    private func encodeOtherPacked<T>(_ value: T) -> Bool {
-        if T.self == [Float].self { writePacked(unsafeBitCast(value, to: [Float].self)); return true }
-        if T.self == [Bool].self { writePacked(unsafeBitCast(value, to: [Bool].self)); return true }
-        if T.self == [Int64].self { writePacked(unsafeBitCast(value, to: [Int64].self)); return true }
-        if T.self == [Int32].self { writePacked(unsafeBitCast(value, to: [Int32].self)); return true }
-        if T.self == [Int16].self { writePacked(unsafeBitCast(value, to: [Int16].self)); return true }
-        if T.self == [Int8].self { writePacked(unsafeBitCast(value, to: [Int8].self)); return true }
-        if T.self == [UInt].self { writePacked(unsafeBitCast(value, to: [UInt].self)); return true }
-        if T.self == [UInt64].self { writePacked(unsafeBitCast(value, to: [UInt64].self)); return true }
-        if T.self == [UInt32].self { writePacked(unsafeBitCast(value, to: [UInt32].self)); return true }
-        if T.self == [UInt16].self { writePacked(unsafeBitCast(value, to: [UInt16].self)); return true }
-        if T.self == [UInt8].self { writePacked(unsafeBitCast(value, to: [UInt8].self)); return true }
-        return false
+    /// Writes `value` packed when it is an array of strings or of scalars; false when it is not.
+    private func encodePacked<T>(_ value: T) -> Bool {
+        let id = ObjectIdentifier(T.self)
+        let known = BinaryKnownTypes.shared
+        switch id {
+        case known.strings: write(strings: unsafeBitCast(value, to: [String].self))
+        case known.ints: writePacked(unsafeBitCast(value, to: [Int].self))
+        case known.doubles: writePacked(unsafeBitCast(value, to: [Double].self))
+        case known.floats: writePacked(unsafeBitCast(value, to: [Float].self))
+        case known.bools: writePacked(unsafeBitCast(value, to: [Bool].self))
+        case known.int64s: writePacked(unsafeBitCast(value, to: [Int64].self))
+        case known.int32s: writePacked(unsafeBitCast(value, to: [Int32].self))
+        case known.int16s: writePacked(unsafeBitCast(value, to: [Int16].self))
+        case known.int8s: writePacked(unsafeBitCast(value, to: [Int8].self))
+        case known.uints: writePacked(unsafeBitCast(value, to: [UInt].self))
+        case known.uint64s: writePacked(unsafeBitCast(value, to: [UInt64].self))
+        case known.uint32s: writePacked(unsafeBitCast(value, to: [UInt32].self))
+        case known.uint16s: writePacked(unsafeBitCast(value, to: [UInt16].self))
+        case known.uint8s: writePacked(unsafeBitCast(value, to: [UInt8].self))
+        default: return false
+        }
+        return true
     }
 
     func write(date: Date) {

@@ -19,6 +19,8 @@ public import Foundation
 public struct BinaryEncoder: Sendable {
     /// Values handed to the types being encoded (`Encoder.userInfo`).
     public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+    /// The key table of the last value encoded, which the next one most likely shares.
+    private let cache = BinaryKeyTableCache()
 
     /// Creates an encoder.
     public init() {}
@@ -30,7 +32,7 @@ public struct BinaryEncoder: Sendable {
     ///   the containers; any error the value's own `encode(to:)` throws.
     /// - Complexity: O(size of the encoding).
     public func encode<T: Encodable>(_ value: T) throws -> Data {
-        let state = BinaryEncodingState(userInfo: userInfo)
+        let state = BinaryEncodingState(userInfo: userInfo, cache: cache)
         defer { state.release() }
         try state.encodeValue(value)
         return try state.finish()
@@ -40,30 +42,112 @@ public struct BinaryEncoder: Sendable {
 /// One encoding in progress: the `Encoder` every value of it is handed, with the output buffer,
 /// the key table and the containers that are still open.
 final class BinaryEncodingState: Encoder {
-    var body = BinaryBuffer(capacity: 256)
-    /// The key table, in order of first use.
-    private var keys: [String] = []
-    /// Where the next key is likely to be in `keys` (fields come in the same order each time).
-    private var keyHint = 0
-    /// `keys` by name, once the table is too long to scan.
-    private var keyIndexes: [String: Int]?
-    /// Ids of the containers still open, innermost last.
-    private var open: [Int] = []
-    private var nextID = 1
-    /// Where the value now being encoded starts, and the container it asked for (0: none yet).
-    private var slotStart = 0
-    private var slotContainer = 0
-    private var slotIsKeyed = false
-    /// Where a super encoder's value must appear, -1 when none is pending.
-    private var pendingValueAt = -1
-    /// A misuse seen in a call that cannot throw, thrown when the encoding finishes.
-    var failure: EncodingError?
-    var codingPath: [any CodingKey] = []
-    private let userInfoStorage: [CodingUserInfoKey: any Sendable]
+    /// The mutable state, behind a pointer: every access to a class's stored `var` pays a dynamic
+    /// exclusivity check, which cost a third of an encoding's instructions.
+    private let storage: UnsafeMutablePointer<Storage>
 
-    init(userInfo: [CodingUserInfoKey: any Sendable]) {
+    private struct Storage {
+        var body = BinaryBuffer(capacity: 256)
+        /// The key table, in order of first use: its first `usedKeys`. While `followsCache`, the
+        /// rest are the cached table's keys this value has not used yet.
+        var keys: [String] = []
+        var usedKeys = 0
+        var followsCache = true
+        /// The cached table's bytes, when `keys` started as the cached keys.
+        var cachedBytes: [UInt8]?
+        /// Where the next key is likely to be in `keys` (fields come in the same order each time).
+        var keyHint = 0
+        /// `keys` by name, once the table is too long to scan.
+        var keyIndexes: [String: Int]?
+        /// Ids of the containers still open, innermost last.
+        var open = BinaryOpenContainers()
+        var nextID = 1
+        /// Where the value now being encoded starts, and the container it asked for (0: none yet).
+        var slotStart = 0
+        var slotContainer = 0
+        var slotIsKeyed = false
+        /// Where a super encoder's value must appear, -1 when none is pending.
+        var pendingValueAt = -1
+        /// A misuse seen in a call that cannot throw, thrown when the encoding finishes.
+        var failure: EncodingError?
+        var codingPath: [any CodingKey] = []
+    }
+
+    var body: BinaryBuffer {
+        _read { yield storage.pointee.body }
+        _modify { yield &storage.pointee.body }
+    }
+    private var keys: [String] {
+        _read { yield storage.pointee.keys }
+        _modify { yield &storage.pointee.keys }
+    }
+    private var usedKeys: Int {
+        get { storage.pointee.usedKeys }
+        set { storage.pointee.usedKeys = newValue }
+    }
+    private var followsCache: Bool {
+        get { storage.pointee.followsCache }
+        set { storage.pointee.followsCache = newValue }
+    }
+    private var keyHint: Int {
+        get { storage.pointee.keyHint }
+        set { storage.pointee.keyHint = newValue }
+    }
+    private var keyIndexes: [String: Int]? {
+        _read { yield storage.pointee.keyIndexes }
+        _modify { yield &storage.pointee.keyIndexes }
+    }
+    private var open: BinaryOpenContainers {
+        _read { yield storage.pointee.open }
+        _modify { yield &storage.pointee.open }
+    }
+    private var nextID: Int {
+        get { storage.pointee.nextID }
+        set { storage.pointee.nextID = newValue }
+    }
+    private var slotStart: Int {
+        get { storage.pointee.slotStart }
+        set { storage.pointee.slotStart = newValue }
+    }
+    private var slotContainer: Int {
+        get { storage.pointee.slotContainer }
+        set { storage.pointee.slotContainer = newValue }
+    }
+    private var slotIsKeyed: Bool {
+        get { storage.pointee.slotIsKeyed }
+        set { storage.pointee.slotIsKeyed = newValue }
+    }
+    private var pendingValueAt: Int {
+        get { storage.pointee.pendingValueAt }
+        set { storage.pointee.pendingValueAt = newValue }
+    }
+    var failure: EncodingError? {
+        get { storage.pointee.failure }
+        set { storage.pointee.failure = newValue }
+    }
+    var codingPath: [any CodingKey] {
+        _read { yield storage.pointee.codingPath }
+        _modify { yield &storage.pointee.codingPath }
+    }
+    private let userInfoStorage: [CodingUserInfoKey: any Sendable]
+    private let cache: BinaryKeyTableCache
+
+    init(userInfo: [CodingUserInfoKey: any Sendable], cache: BinaryKeyTableCache) {
         userInfoStorage = userInfo
-        keys.reserveCapacity(16)
+        self.cache = cache
+        storage = .allocate(capacity: 1)
+        storage.initialize(to: Storage())
+        if let cached = cache.load() {
+            storage.pointee.keys = cached.keys
+            storage.pointee.cachedBytes = cached.bytes
+        } else {
+            storage.pointee.followsCache = false
+        }
+    }
+
+    deinit {
+        storage.deinitialize(count: 1)
+        storage.deallocate()
     }
 
     var userInfo: [CodingUserInfoKey: Any] { userInfoStorage }
@@ -88,7 +172,7 @@ final class BinaryEncodingState: Encoder {
     /// subclass and its superclass sharing one keyed container), else a new one.
     private func slot(keyed: Bool) -> Int {
         if slotContainer != 0 {
-            if slotIsKeyed == keyed && open.contains(slotContainer) { return slotContainer }
+            if slotIsKeyed == keyed && open.index(of: slotContainer) != nil { return slotContainer }
             fail("a second container was requested for one value")
             return -1
         }
@@ -96,22 +180,28 @@ final class BinaryEncodingState: Encoder {
             fail("a container was requested for a value already encoded")
             return -1
         }
-        let id = nextID
-        nextID += 1
-        body.append(keyed ? .keyed : .array)
-        open.append(id)
+        let id = push(keyed: keyed)
         slotContainer = id
         slotIsKeyed = keyed
         return id
     }
 
-    /// A container nested in container `parent` (after its key or as its element).
-    func nestedContainer(keyed: Bool) -> Int {
+    /// Opens a container where the current value starts; refuses nesting the decoder would.
+    private func push(keyed: Bool) -> Int {
+        guard open.count < BinaryFormat.maximumDepth else {
+            fail("containers nest deeper than \(BinaryFormat.maximumDepth) levels")
+            return -1
+        }
         let id = nextID
         nextID += 1
         body.append(keyed ? .keyed : .array)
-        open.append(id)
+        open.push(id)
         return id
+    }
+
+    /// A container nested in container `parent` (after its key or as its element).
+    func nestedContainer(keyed: Bool) -> Int {
+        push(keyed: keyed)
     }
 
     func fail(_ reason: String) {
@@ -125,7 +215,7 @@ final class BinaryEncodingState: Encoder {
     /// Gets container `id` ready for its next entry: closes the containers nested in it.
     @inline(__always)
     func prepareWrite(_ id: Int) throws {
-        if open.last != id || pendingValueAt >= 0 { try settle(id) }
+        if open.top != id || pendingValueAt >= 0 { try settle(id) }
     }
 
     @inline(never)
@@ -137,7 +227,7 @@ final class BinaryEncodingState: Encoder {
             }
             pendingValueAt = -1
         }
-        guard let index = open.lastIndex(of: id) else {
+        guard id > 0, let index = open.index(of: id) else {
             throw EncodingError.invalidValue(
                 (),
                 EncodingError.Context(
@@ -145,7 +235,7 @@ final class BinaryEncodingState: Encoder {
                     debugDescription: "a container was written to after its parent went on (or after it was finished)"))
         }
         for _ in (index + 1)..<open.count { body.append(.end) }
-        open.removeSubrange((index + 1)...)
+        open.truncate(to: index + 1)
     }
 
     /// Starts an entry of keyed container `id`: closes what is nested, writes the key reference.
@@ -158,20 +248,39 @@ final class BinaryEncodingState: Encoder {
     /// The key's reference (its index in the key table plus one), adding it on first use.
     @inline(__always)
     private func keyReference(_ name: String) -> Int {
-        if keyHint < keys.count && keys[keyHint] == name {
-            keyHint += 1
-            return keyHint
+        let hint = keyHint
+        if hint < usedKeys && Self.same(keys[hint], name) {
+            keyHint = hint + 1
+            return hint + 1
+        }
+        // A key the cached table has next is new to this value: the cached keys are distinct.
+        if followsCache && hint == usedKeys && usedKeys < keys.count && Self.same(keys[usedKeys], name) {
+            usedKeys += 1
+            keyHint = usedKeys
+            return usedKeys
         }
         return lookUpKey(name)
     }
 
+    /// String equality with the cheap checks first: the same storage (a `CodingKeys` literal seen
+    /// before) or a different length settle most comparisons without looking at the text.
+    @inline(__always)
+    private static func same(_ a: String, _ b: String) -> Bool {
+        a.utf8.count == b.utf8.count && a == b
+    }
+
     @inline(never)
     private func lookUpKey(_ name: String) -> Int {
+        if followsCache {
+            // Off the cached order: the table is what this value used so far.
+            followsCache = false
+            keys.removeSubrange(usedKeys...)
+        }
         var found: Int?
         if let keyIndexes {
             found = keyIndexes[name]
         } else {
-            found = keys.firstIndex(of: name)
+            found = keys.firstIndex { Self.same($0, name) }
         }
         let index: Int
         if let found {
@@ -179,6 +288,7 @@ final class BinaryEncodingState: Encoder {
         } else {
             index = keys.count
             keys.append(name)
+            usedKeys = keys.count
             if keyIndexes != nil {
                 keyIndexes?[name] = index
             } else if keys.count > 24 {
@@ -223,44 +333,36 @@ final class BinaryEncodingState: Encoder {
         (slotStart, slotContainer, slotIsKeyed) = saved
     }
 
-    /// Encodes a nested value under `key`, keeping the coding path right while it runs.
-    func encodeNested<T: Encodable>(_ value: T, key: any CodingKey) throws {
-        codingPath.append(key)
-        defer { codingPath.removeLast() }
-        try encodeValue(value)
-    }
-
     /// Ends the encoding: closes every container and assembles magic, version, key table and body.
     func finish() throws -> Data {
         if pendingValueAt >= 0 && body.count == pendingValueAt {
             body.append(.keyed)
             body.append(.end)
         }
-        for _ in open { body.append(.end) }
-        open.removeAll()
+        for _ in 0..<open.count { body.append(.end) }
+        open.truncate(to: 0)
         if let failure { throw failure }
-        var tableSize = 2 + varintSize(keys.count)
-        for index in keys.indices {
-            let length = keys[index].utf8.count
-            tableSize += varintSize(length) + length
-        }
-        var output = BinaryBuffer(capacity: tableSize + body.count)
+        let table = keyTableBytes()
+        var output = BinaryBuffer(capacity: 2 + table.count + body.count)
         output.append(BinaryFormat.magic)
         output.append(BinaryFormat.version)
-        output.appendVarint(keys.count)
-        for key in keys { output.appendLengthPrefixed(key) }
+        table.withUnsafeBytes { output.append($0) }
         output.append(UnsafeRawBufferPointer(start: body.base, count: body.count))
         let count = output.count
         return Data(bytesNoCopy: output.base, count: count, deallocator: .custom { pointer, _ in pointer.deallocate() })
     }
 
-    private func varintSize(_ value: Int) -> Int {
-        var size = 1
-        var value = UInt64(value) >> 7
-        while value != 0 {
-            size += 1
-            value >>= 7
-        }
-        return size
+    /// The stored key table: the cached bytes when this value used exactly the cached keys, else
+    /// built (and cached for the next value).
+    private func keyTableBytes() -> [UInt8] {
+        if followsCache && usedKeys == keys.count, let cached = storage.pointee.cachedBytes { return cached }
+        let used = keys.prefix(usedKeys)
+        var table = BinaryBuffer(capacity: 16 + used.reduce(0) { $0 + 2 + $1.utf8.count })
+        defer { table.deallocate() }
+        table.appendVarint(used.count)
+        for key in used { table.appendLengthPrefixed(key) }
+        let bytes = Array(UnsafeBufferPointer(start: table.base, count: table.count))
+        cache.store(BinaryKeyTableCache.Entry(keys: Array(used), bytes: bytes, ranges: []))
+        return bytes
     }
 }

@@ -56,7 +56,8 @@ struct BinaryReader {
     func length(_ offset: inout Int, minimumSize: Int = 1) throws(BinaryFormatError) -> Int {
         let start = offset
         let value = try varint(&offset)
-        guard value <= UInt64(count - offset) / UInt64(max(minimumSize, 1)) else {
+        let left = UInt64(count - offset)
+        guard minimumSize <= 1 ? value <= left : value <= left / UInt64(minimumSize) else {
             throw BinaryFormatError(.truncated, at: start)
         }
         return Int(value)
@@ -88,18 +89,54 @@ struct BinaryReader {
     /// Validated UTF-8 text of `length` bytes at `offset`.
     @inline(__always)
     func string(at offset: Int, count length: Int) throws(BinaryFormatError) -> String {
-        guard let text = String(validating: bytes(at: offset, count: length), as: UTF8.self) else {
+        let bytes = bytes(at: offset, count: length)
+        // ASCII (most stored text) is valid as it is; `String(decoding:)` is the fast constructor.
+        if Self.isASCII(bytes) { return String(decoding: bytes, as: UTF8.self) }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
             throw BinaryFormatError(.invalidUTF8, at: offset)
         }
         return text
+    }
+
+    /// Checks that `length` bytes at `offset` are UTF-8 without making a string of them.
+    @inline(__always)
+    func validateUTF8(at offset: Int, count length: Int) throws(BinaryFormatError) {
+        let bytes = bytes(at: offset, count: length)
+        guard Self.isASCII(bytes) || String(validating: bytes, as: UTF8.self) != nil else {
+            throw BinaryFormatError(.invalidUTF8, at: offset)
+        }
+    }
+
+    /// Whether every byte is below 0x80, eight at a time.
+    @inline(__always)
+    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        let raw = UnsafeRawPointer(base)
+        var index = 0
+        var high: UInt64 = 0
+        while index + 8 <= bytes.count {
+            high |= raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            index += 8
+        }
+        while index < bytes.count {
+            high |= UInt64(bytes[index])
+            index += 1
+        }
+        return high & 0x8080_8080_8080_8080 == 0
     }
 
     /// The offset just past the value whose tag is at `offset`, checking its structure (not its
     /// text or payloads) on the way; `depth` counts enclosing containers.
     func skip(_ offset: Int, depth: Int) throws(BinaryFormatError) -> Int {
         var offset = offset
-        let tag = try self.tag(at: offset)
+        let raw = try byte(at: offset)
         offset += 1
+        // Text and bytes, the most common values, without going through the tag enum.
+        if raw == BinaryFormat.Tag.string.rawValue || raw == BinaryFormat.Tag.data.rawValue {
+            let length = try self.length(&offset)
+            return offset + length
+        }
+        guard let tag = BinaryFormat.Tag(rawValue: raw) else { throw BinaryFormatError(.invalidTag, at: offset - 1) }
         switch tag {
         case .end: throw BinaryFormatError(.invalidTag, at: offset - 1)
         case .null, .false, .true: return offset
