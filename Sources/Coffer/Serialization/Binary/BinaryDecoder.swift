@@ -65,9 +65,11 @@ final class BinaryDecodingState: Decoder {
         var codingPath: [any CodingKey] = []
         /// What the decoder may still allocate.
         var budget = 0
-        /// Per nesting depth up to 7: the keyed container last searched (its first entry) and the
-        /// entry after the last one found, where the next lookup starts (fields are read in the
-        /// order written). Deeper containers search from their first entry.
+        /// Per nesting depth up to 7, where the next lookup starts.
+        ///
+        /// The keyed container last searched (its first entry) and the entry after the last one
+        /// found (fields are read in the order written); `~offset` while that entry's value has
+        /// not been walked yet. Deeper containers search from their first entry.
         var hints = SIMD16<Int>(repeating: Int.min)
         /// Where the last scalar read started and ended, so a lookup need not walk over it again.
         var lastStart = -1

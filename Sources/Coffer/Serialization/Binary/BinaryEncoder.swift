@@ -48,8 +48,9 @@ final class BinaryEncodingState: Encoder {
 
     private struct Storage {
         var body = BinaryBuffer(capacity: 256)
-        /// The key table, in order of first use: its first `usedKeys`. While `followsCache`, the
-        /// rest are the cached table's keys this value has not used yet.
+        /// The key table, in order of first use: its first `usedKeys` entries.
+        ///
+        /// While `followsCache`, the rest are the cached table's keys this value has not used yet.
         var keys: [String] = []
         var usedKeys = 0
         var followsCache = true
