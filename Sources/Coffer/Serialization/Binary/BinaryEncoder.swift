@@ -273,7 +273,12 @@ final class BinaryEncodingState: Encoder {
     @inline(never)
     private func lookUpKey(_ name: String) -> Int {
         if followsCache {
-            // Off the cached order: the table is what this value used so far.
+            // A key this value used already (the next element of an array of structs) keeps the
+            // cached order; any other leaves it: the table is then what this value used so far.
+            if let found = keys[..<usedKeys].firstIndex(where: { Self.same($0, name) }) {
+                keyHint = found + 1
+                return keyHint
+            }
             followsCache = false
             keys.removeSubrange(usedKeys...)
         }
