@@ -55,12 +55,8 @@ struct ConfigRegistry: Sendable {
             metadataPolicy: o.metadataPolicy ?? defaults.metadataPolicy)
     }
 
-    /// The format Codable registrations write when they name none (``DatabaseOptions/codableFormat``).
-    private(set) var codableFormat = CodableFormat.json
-
-    /// Makes collections without a codec, and Codable registrations that name no format, write `format`.
+    /// Makes collections without a codec write `format` (``DatabaseOptions/codableFormat``).
     mutating func useAutomaticCodec(writing format: CodableFormat) {
-        codableFormat = format
         defaults.objectChain = SerializerChain(codec: .automatic(writing: format))
         defaults.metadataChain = SerializerChain(codec: .automatic(writing: format), role: .metadata)
     }

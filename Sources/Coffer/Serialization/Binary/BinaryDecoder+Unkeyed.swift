@@ -194,8 +194,16 @@ struct BinaryUnkeyedDecodingContainer: UnkeyedDecodingContainer {
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
         guard layout == .array else { return try decodeScalar(T.self) }
-        let element = try nextTagged(type)
-        return try state.decodeValue(T.self, at: element, key: BinaryCodingKey(index: currentIndex - 1))
+        guard !isAtEnd else { throw endError(type) }
+        // Decoded first, so the element's end is known from how it was read rather than walked.
+        let element = offset
+        let value = try state.decodeValue(T.self, at: element, key: BinaryCodingKey(index: currentIndex))
+        let depth = depth
+        offset = try state.reading(path) { () throws(BinaryFormatError) in
+            try state.endOfValue(at: element, depth: depth + 1)
+        }
+        currentIndex += 1
+        return value
     }
 
     /// A generic element of a packed or string array: one of the scalar types it can hold.

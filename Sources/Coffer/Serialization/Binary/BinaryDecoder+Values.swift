@@ -16,11 +16,10 @@ extension BinaryDecodingState {
     }
 
     func decodeBool(at offset: Int, _ path: @autoclosure () -> [any CodingKey]) throws -> Bool {
-        switch try tag(at: offset, path()) {
-        case .true: return true
-        case .false: return false
-        case let tag: throw Self.unexpected(tag, Bool.self, path())
-        }
+        let tag = try tag(at: offset, path())
+        guard tag == .true || tag == .false else { throw Self.unexpected(tag, Bool.self, path()) }
+        noteScalar(offset, offset + 1)
+        return tag == .true
     }
 
     func decodeString(at offset: Int, _ path: @autoclosure () -> [any CodingKey]) throws -> String {

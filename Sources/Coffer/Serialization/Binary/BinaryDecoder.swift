@@ -167,13 +167,8 @@ final class BinaryDecodingState: Decoder {
         let root = position
         let value = try decodeValue(T.self, at: root)
         do throws(BinaryFormatError) {
-            // A keyed root read to its last entry ends after the byte the lookup hint points at
-            // (its container is at depth 1: the root value is decoded as a nested one); anything
-            // else is walked.
-            var last = -1
-            if hints[2] == root + 1 { last = try resolvedHint(2, depth: 1) }
-            let hinted = last >= 0 && (try? reader.byte(at: last)) == BinaryFormat.Tag.end.rawValue
-            let end = hinted ? last + 1 : try reader.skip(root, depth: 0)
+            // The root value is decoded as a nested one: its container is at depth 1.
+            let end = try endOfValue(at: root, depth: 1)
             guard end == reader.count else { throw BinaryFormatError(.trailingBytes, at: end) }
         } catch {
             throw Self.corrupt(error, [])
@@ -241,6 +236,18 @@ final class BinaryDecodingState: Decoder {
             storage.pointee.lastStart == value ? storage.pointee.lastEnd : try reader.skip(value, depth: depth + 1)
         hints[slot + 1] = end
         return end
+    }
+
+    /// Where the value at `start`, just decoded with its containers at `depth`, ends: after the
+    /// end tag when its keyed container was read to its last entry, where a scalar read of it
+    /// ended, or else past it by a walk.
+    func endOfValue(at start: Int, depth: Int) throws(BinaryFormatError) -> Int {
+        if depth < 8 && hints[2 * depth] == start + 1 {
+            let last = try resolvedHint(2 * depth, depth: depth)
+            if try reader.byte(at: last) == BinaryFormat.Tag.end.rawValue { return last + 1 }
+        }
+        if storage.pointee.lastStart == start { return storage.pointee.lastEnd }
+        return try reader.skip(start, depth: depth - 1)
     }
 
     /// Records that the scalar at `start` ends at `end`.
