@@ -105,7 +105,7 @@ struct BinaryKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProto
 }
 
 /// An unkeyed container: tagged elements, written in call order.
-struct BinaryUnkeyedEncodingContainer: UnkeyedEncodingContainer {
+struct BinaryUnkeyedEncodingContainer: UnkeyedEncodingContainer, BinaryScalarWriting {
     let state: BinaryEncodingState
     let id: Int
     let codingPath: [any CodingKey]
@@ -118,55 +118,9 @@ struct BinaryUnkeyedEncodingContainer: UnkeyedEncodingContainer {
     }
 
     @inline(__always)
-    private mutating func begin() throws {
+    mutating func begin() throws {
         try state.prepareWrite(id)
         count += 1
-    }
-
-    mutating func encodeNil() throws {
-        try begin()
-        state.body.append(.null)
-    }
-
-    mutating func encode(_ value: Bool) throws {
-        try begin()
-        state.write(value)
-    }
-
-    mutating func encode(_ value: String) throws {
-        try begin()
-        state.write(value)
-    }
-
-    mutating func encode(_ value: Double) throws {
-        try begin()
-        state.write(value)
-    }
-
-    mutating func encode(_ value: Float) throws {
-        try begin()
-        state.write(value)
-    }
-
-    mutating func encode(_ value: Int) throws { try signed(Int64(value)) }
-    mutating func encode(_ value: Int8) throws { try signed(Int64(value)) }
-    mutating func encode(_ value: Int16) throws { try signed(Int64(value)) }
-    mutating func encode(_ value: Int32) throws { try signed(Int64(value)) }
-    mutating func encode(_ value: Int64) throws { try signed(value) }
-    mutating func encode(_ value: UInt) throws { try unsigned(UInt64(value)) }
-    mutating func encode(_ value: UInt8) throws { try unsigned(UInt64(value)) }
-    mutating func encode(_ value: UInt16) throws { try unsigned(UInt64(value)) }
-    mutating func encode(_ value: UInt32) throws { try unsigned(UInt64(value)) }
-    mutating func encode(_ value: UInt64) throws { try unsigned(value) }
-
-    private mutating func signed(_ value: Int64) throws {
-        try begin()
-        state.write(signed: value)
-    }
-
-    private mutating func unsigned(_ value: UInt64) throws {
-        try begin()
-        state.write(unsigned: value)
     }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
@@ -210,7 +164,7 @@ struct BinaryUnkeyedEncodingContainer: UnkeyedEncodingContainer {
 }
 
 /// The single value container: one tagged value where the current value starts.
-struct BinarySingleValueEncodingContainer: SingleValueEncodingContainer {
+struct BinarySingleValueEncodingContainer: SingleValueEncodingContainer, BinaryScalarWriting {
     let state: BinaryEncodingState
     /// Where the value must be written; -1 for a super encoder's slot that is gone.
     let start: Int
@@ -226,7 +180,7 @@ struct BinarySingleValueEncodingContainer: SingleValueEncodingContainer {
     }
 
     @inline(__always)
-    private func begin() throws {
+    func begin() throws {
         let free = claimsSuperValue ? state.claimSuperValue(at: start) : state.body.count == start
         guard free else {
             throw EncodingError.invalidValue(
@@ -234,52 +188,6 @@ struct BinarySingleValueEncodingContainer: SingleValueEncodingContainer {
                 EncodingError.Context(
                     codingPath: codingPath, debugDescription: "a single value container can hold one value only"))
         }
-    }
-
-    mutating func encodeNil() throws {
-        try begin()
-        state.body.append(.null)
-    }
-
-    mutating func encode(_ value: Bool) throws {
-        try begin()
-        state.write(value)
-    }
-
-    mutating func encode(_ value: String) throws {
-        try begin()
-        state.write(value)
-    }
-
-    mutating func encode(_ value: Double) throws {
-        try begin()
-        state.write(value)
-    }
-
-    mutating func encode(_ value: Float) throws {
-        try begin()
-        state.write(value)
-    }
-
-    mutating func encode(_ value: Int) throws { try signed(Int64(value)) }
-    mutating func encode(_ value: Int8) throws { try signed(Int64(value)) }
-    mutating func encode(_ value: Int16) throws { try signed(Int64(value)) }
-    mutating func encode(_ value: Int32) throws { try signed(Int64(value)) }
-    mutating func encode(_ value: Int64) throws { try signed(value) }
-    mutating func encode(_ value: UInt) throws { try unsigned(UInt64(value)) }
-    mutating func encode(_ value: UInt8) throws { try unsigned(UInt64(value)) }
-    mutating func encode(_ value: UInt16) throws { try unsigned(UInt64(value)) }
-    mutating func encode(_ value: UInt32) throws { try unsigned(UInt64(value)) }
-    mutating func encode(_ value: UInt64) throws { try unsigned(value) }
-
-    private func signed(_ value: Int64) throws {
-        try begin()
-        state.write(signed: value)
-    }
-
-    private func unsigned(_ value: UInt64) throws {
-        try begin()
-        state.write(unsigned: value)
     }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
