@@ -48,9 +48,13 @@ extension Database {
     /// Stores objects of `collection` as `T` encoded in `format`, then through `stages` (for
     /// example `[.zlib(), .aesGCM(keyring)]`); metadata keeps its own chain.
     ///
-    /// - Parameter format: The format new values are written in; `nil` uses
-    ///   ``DatabaseOptions/codableFormat`` (JSON with sorted keys by default). Rows of every format
-    ///   stay readable.
+    /// - Parameters:
+    ///   - type: The type stored in the collection.
+    ///   - collection: The collection.
+    ///   - format: The format new values are written in; `nil` uses
+    ///     ``DatabaseOptions/codableFormat`` (JSON with sorted keys by default). Rows of every
+    ///     format stay readable.
+    ///   - stages: The byte stages after the codec, in the order they run on write.
     public func registerCodable<T: Codable & Sendable>(
         _ type: T.Type, forCollection collection: String, format: CodableFormat? = nil,
         stages: [any SerializationStage] = []

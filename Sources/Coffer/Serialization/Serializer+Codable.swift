@@ -29,13 +29,20 @@ extension Serializer {
     ) -> Serializer {
         let reader = CodableReader(json: decoder ?? JSONDecoder())
         let name = format.codecName
-        let write = Self.writer(for: T.self, format: format, encoder: encoder)
+        let json = encoder ?? Self.canonicalJSONEncoder()
+        let binary = BinaryEncoder()
+        let propertyList = PropertyListEncoder()
+        propertyList.outputFormat = .binary
         var codec = Serializer(
             name: name,
             encode: { object in
                 let value = try Self.cast(object, to: T.self, codec: name)
                 do {
-                    return try write(value)
+                    switch format {
+                    case .json: return try json.encode(value)
+                    case .binary: return try binary.encode(value)
+                    case .propertyList: return try propertyList.encode(value)
+                    }
                 } catch {
                     throw SerializationError(.codecFailed, stage: name, reason: Self.summary(of: error, for: T.self))
                 }
@@ -72,24 +79,6 @@ extension Serializer {
     ///   decoding fails.
     public static func propertyList<T: Codable & Sendable>(_ type: T.Type) -> Serializer {
         codable(T.self, format: .propertyList)
-    }
-
-    /// The encoding closure of a format (JSON with `encoder` or the canonical one).
-    private static func writer<T: Encodable>(
-        for type: T.Type, format: CodableFormat, encoder: JSONEncoder?
-    ) -> @Sendable (T) throws -> Data {
-        switch format {
-        case .json:
-            let encoder = encoder ?? Self.canonicalJSONEncoder()
-            return { try encoder.encode($0) }
-        case .binary:
-            let encoder = BinaryEncoder()
-            return { try encoder.encode($0) }
-        case .propertyList:
-            let encoder = PropertyListEncoder()
-            encoder.outputFormat = .binary
-            return { try encoder.encode($0) }
-        }
     }
 
     /// The JSON encoder used when the caller gives none: sorted keys, nothing else changed.
