@@ -39,6 +39,9 @@ extension Serializer {
     public static func automatic(writing format: CodableFormat) -> Serializer {
         let name = "automatic-" + format.codecName
         let json = canonicalJSONEncoder()
+        let binary = BinaryEncoder()
+        let propertyList = PropertyListEncoder()
+        propertyList.outputFormat = .binary
         var serializer = Serializer(
             name: name,
             encode: { object in
@@ -51,11 +54,8 @@ extension Serializer {
                 do {
                     switch format {
                     case .json: return try json.encode(encodable)
-                    case .binary: return try BinaryEncoder().encode(encodable)
-                    case .propertyList:
-                        let encoder = PropertyListEncoder()
-                        encoder.outputFormat = .binary
-                        return try encoder.encode(encodable)
+                    case .binary: return try binary.encode(encodable)
+                    case .propertyList: return try propertyList.encode(encodable)
                     }
                 } catch {
                     throw SerializationError(
