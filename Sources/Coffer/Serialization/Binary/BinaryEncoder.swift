@@ -320,9 +320,6 @@ final class BinaryEncodingState: Encoder {
         return true
     }
 
-    /// Where the value now being encoded starts.
-    var currentSlotStart: Int { slotStart }
-
     // MARK: Values
 
     /// Encodes a value whose type has no tag of its own through its `encode(to:)`, as a new slot.
