@@ -58,7 +58,9 @@ let package = Package(
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            exclude: ["Security/KEYFILE-FORMAT.md", "Serialization/BLOB-FORMAT.md"],
+            exclude: [
+                "Security/KEYFILE-FORMAT.md", "Serialization/BLOB-FORMAT.md", "Serialization/Binary/BINARY-FORMAT.md",
+            ],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -198,6 +200,7 @@ if Context.environment["COFFER_FUZZ"] != nil {
         ("fuzz-blob-decoder", "BlobDecoder", [Target.Dependency.product(name: "Crypto", package: "swift-crypto")]),
         ("fuzz-key-file", "KeyFile", []),
         ("fuzz-database-query", "DatabaseQuery", ["CofferSQLite"]),
+        ("fuzz-binary-codec", "BinaryCodec", []),
     ]
     package.targets += [
         .target(name: "CFuzzDriver", path: "Fuzz/Driver"),

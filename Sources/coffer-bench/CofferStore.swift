@@ -37,23 +37,25 @@ enum CofferStore {
     }
 
     /// Opens (creating if needed) the database at `url` and registers the collection's codec.
-    /// - Parameter codable: JSON `User` rows when true; raw `Data` rows (identity codec) when false.
+    /// - Parameters:
+    ///   - codable: `User` rows in `format` when true; raw `Data` rows (identity codec) when false.
+    ///   - format: The Codable format: JSON for W1–W4, binary for W1b–W4b.
     /// - Throws: `DatabaseError` when the file cannot be opened.
     static func open(
         _ url: URL, _ configuration: BenchConfiguration, key: DatabaseKey? = nil, codable: Bool = true,
-        run: RunOptions = RunOptions()
+        format: CodableFormat = .json, run: RunOptions = RunOptions()
     ) throws -> Database {
         let database = try Database(
             url: url,
             options: options(for: configuration, key: key ?? Self.key(for: configuration.keyKind), run: run))
-        register(database, codable: codable)
+        register(database, codable: codable, format: format)
         return database
     }
 
     /// Registers the benchmark collection's codec.
-    static func register(_ database: Database, codable: Bool) {
+    static func register(_ database: Database, codable: Bool, format: CodableFormat = .json) {
         if codable {
-            database.registerCodable(User.self, forCollection: Records.collection)
+            database.registerCodable(User.self, forCollection: Records.collection, format: format)
         } else {
             database.registerData(forCollection: Records.collection)
         }

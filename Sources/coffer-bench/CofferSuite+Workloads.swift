@@ -3,9 +3,11 @@ import Foundation
 
 extension CofferSuite {
     /// W1 and W2 on `connection`; both always run (untimed when not selected) so the file reaches the W1+W2 state.
+    ///
+    /// `suffix` names the variant (`b`: W1b and W2b, the binary codec's).
     /// - Throws: `DatabaseError` from writing.
-    func runWrites(
-        _ connection: Connection, selected: Set<String>, records: Records, handles: Bool,
+    static func runWrites(
+        _ connection: Connection, selected: Set<String>, records: Records, handles: Bool, suffix: String = "",
         into report: inout SuiteReport
     ) throws {
         let collection = Records.collection
@@ -19,8 +21,8 @@ extension CofferSuite {
                 }
             }
         }
-        if selected.contains("W1") {
-            report.results.append(.init(id: "W1", ops: users.count, seconds: insert.seconds, baselineID: "W1"))
+        if selected.contains("W1" + suffix) {
+            report.results.append(.init(id: "W1" + suffix, ops: users.count, seconds: insert.seconds, baselineID: "W1"))
         }
         let updates = records.updates
         let upsert = try Stopwatch.measure {
@@ -34,44 +36,47 @@ extension CofferSuite {
                 }
             }
         }
-        if selected.contains("W2") {
-            report.results.append(.init(id: "W2", ops: updates.count, seconds: upsert.seconds, baselineID: "W2"))
+        if selected.contains("W2" + suffix) {
+            report.results.append(
+                .init(id: "W2" + suffix, ops: updates.count, seconds: upsert.seconds, baselineID: "W2"))
         }
     }
 
-    /// W3, W4 and W6 on the connection that wrote the records.
+    /// W3, W4 and W6 on the connection that wrote the records; `suffix` names the variant (`b`: W3b and W4b).
     /// - Throws: `DatabaseError` from reading; `BenchError` when a key is missing or W6 disagrees with W3.
-    func runReads(
-        _ connection: Connection, selected: Set<String>, records: Records, handles: Bool,
+    static func runReads(
+        _ connection: Connection, selected: Set<String>, records: Records, handles: Bool, suffix: String = "",
         into report: inout SuiteReport
     ) throws {
         let keys = records.readKeyStrings
-        if selected.contains("W3") {
+        if selected.contains("W3" + suffix) {
             let reads = try Stopwatch.measure {
                 try handles ? Self.pointReadsThroughHandle(connection, keys) : Self.pointReads(connection, keys)
             }
             guard reads.value.found == keys.count else {
-                throw BenchError(.checkMismatch, "Coffer:W3 found \(reads.value.found) of \(keys.count) keys")
+                throw BenchError(.checkMismatch, "Coffer:W3\(suffix) found \(reads.value.found) of \(keys.count) keys")
             }
-            report.results.append(.init(id: "W3", ops: keys.count, seconds: reads.seconds, baselineID: "W3"))
+            report.results.append(.init(id: "W3" + suffix, ops: keys.count, seconds: reads.seconds, baselineID: "W3"))
             report.checks.w3Checksum = reads.value.ageSum
         }
-        if selected.contains("W4") {
+        if selected.contains("W4" + suffix) {
             let scan = try Stopwatch.measure {
                 try handles ? Self.enumerateThroughHandle(connection) : Self.enumerate(connection)
             }
-            report.results.append(.init(id: "W4", ops: scan.value.count, seconds: scan.seconds, baselineID: "W4"))
+            report.results.append(
+                .init(id: "W4" + suffix, ops: scan.value.count, seconds: scan.seconds, baselineID: "W4"))
             report.checks.w4Count = scan.value.count
             report.checks.w4Checksum = scan.value.ageSum
         }
         if selected.contains("W6") {
-            report.results.append(try measureCachedReads(connection, keys, expectedSum: records.expected.w3Checksum))
+            report.results.append(
+                try Self.measureCachedReads(connection, keys, expectedSum: records.expected.w3Checksum))
         }
     }
 
     /// W6: the W3 keys with the object cache on and unlimited, after one untimed warm-up pass; the cache is turned
     /// off again afterwards so later workloads read from SQLite.
-    private func measureCachedReads(
+    private static func measureCachedReads(
         _ connection: Connection, _ keys: [String], expectedSum: Int?
     ) throws -> WorkloadResult {
         connection.objectCacheLimit = 0

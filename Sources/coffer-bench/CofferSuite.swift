@@ -33,8 +33,9 @@ struct CofferSuite: BenchmarkSuite {
             report.notes = try CofferStore.effectiveSettings(database, connection) + Self.methodNotes
             let handles = context.options.collectionHandles
             report.notes.append((key: "api", value: handles ? "CollectionHandle<User>" : "collection-names"))
-            try runWrites(connection, selected: selected, records: context.records, handles: handles, into: &report)
-            try runReads(connection, selected: selected, records: context.records, handles: handles, into: &report)
+            try Self.runWrites(
+                connection, selected: selected, records: context.records, handles: handles, into: &report)
+            try Self.runReads(connection, selected: selected, records: context.records, handles: handles, into: &report)
             if selected.contains("W10") {
                 report.results += try measureConcurrency(database, context: context)
             }

@@ -4,11 +4,13 @@ enum SuiteRegistry {
     static func suites() -> [any BenchmarkSuite] {
         [
             JSONCodingSuite(),
+            CodecSuite(),
             ChainSuite(),
             PreferencesSuite(),
             BaselineSuite(),
             CofferSuite(),
             CofferRawSuite(),
+            CofferBinarySuite(),
             CofferExtensionSuite(),
             CofferRelationshipSuite(),
             CofferViewSuite(),

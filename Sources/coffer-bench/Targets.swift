@@ -34,6 +34,23 @@ enum Targets {
             let floor = sum(perOp("C:\(id)"), perOp(coding))
             judge(id, ratio(perOp("Coffer:\(id)"), floor), 1.25, "time_vs_c_plus_json")
         }
+        // The binary codec: at most 1.25 × (C storage time + the binary codec's own time); W2b at most 1.35 × C.
+        for (id, coding) in [("W1", "BINENC"), ("W3", "BINDEC"), ("W4", "BINDEC")] {
+            let floor = sum(perOp("C:\(id)"), perOp(coding))
+            judge(id + "b", ratio(perOp("CofferBin:\(id)b"), floor), 1.25, "time_vs_c_plus_binary")
+        }
+        judge("W2b", ratio(perOp("CofferBin:W2b"), perOp("C:W2")), 1.35, "time_vs_c")
+        // The codec alone: a benchmark record encoded within 1 µs and decoded within 1.2 µs, ≥ 5× JSON's speed.
+        judge("BINENC", perOp("BINENC").map { $0 * 1e6 }, 1, "us_per_record")
+        judge("BINDEC", perOp("BINDEC").map { $0 * 1e6 }, 1.2, "us_per_record")
+        for shape in ["record", "wide50", "array1000"] {
+            for direction in ["enc", "dec"] {
+                let json = perOp("CODEC-\(shape)-json-\(direction)")
+                judge(
+                    "CODEC-\(shape)-\(direction)", ratio(json, perOp("CODEC-\(shape)-binary-\(direction)")), 5,
+                    "x_vs_json", atMost: false)
+            }
+        }
         judge("W6", figures["Coffer:W6"]?.opsPerSecond, 2_000_000, "ops_per_s", atMost: false)
         // RTreeIndex: inserts at most 1.6 × the same inserts without it; a 100-row box query within 1 ms (the
         // target is for the recommended settings; the library defaults' figure is judged the same way).

@@ -1,3 +1,4 @@
+import Coffer
 import Foundation
 import Testing
 
@@ -45,6 +46,34 @@ struct ValueCommandTests {
         let json = try workspace.coffer(["get", "--json", "--collection", "blobs", "b1"] + workspace.rawKeyArguments)
         let encoded = try #require(try json.json()["valueBase64"] as? String)
         #expect(Data(base64Encoded: encoded) == bytes)
+    }
+
+    @Test func binaryCodableRowsPrintAsTheirJSON() throws {
+        struct Note: Codable { var title: String; var when: Date; var tags: [String]; var stars: [Int] }
+        let workspace = Workspace()
+        try workspace.createWithRawKey()
+        let note = Note(
+            title: "Hi \"there\"", when: Date(timeIntervalSinceReferenceDate: 60), tags: ["a"], stars: [1, 2])
+        try BinaryEncoder().encode(note).write(to: workspace.directory.file("note.bin"))
+        let put = try workspace.coffer(
+            ["put", "--raw", "--file", workspace.path("note.bin"), "--collection", "notes", "n1"]
+                + workspace.rawKeyArguments)
+        #expect(put.status == 0, "\(put.err)")
+
+        let expected = #"{"stars":[1,2],"tags":["a"],"title":"Hi \"there\"","when":60}"#
+        let get = try workspace.coffer(["get", "--collection", "notes", "n1"] + workspace.rawKeyArguments)
+        #expect(get.status == 0, "\(get.err)")
+        #expect(get.out == expected + "\n")
+
+        let json = try workspace.coffer(["get", "--json", "--collection", "notes", "n1"] + workspace.rawKeyArguments)
+        #expect((try json.json()["value"] as? [String: Any])?["title"] as? String == "Hi \"there\"")
+
+        let export = try workspace.coffer(["export-json", "--collection", "notes"] + workspace.rawKeyArguments)
+        #expect(export.status == 0, "\(export.err)")
+        #expect(export.out.contains(#""value":"# + expected))
+
+        let raw = try workspace.coffer(["get", "--raw", "--collection", "notes", "n1"] + workspace.rawKeyArguments)
+        #expect(raw.stdout.first == 0xC1, "--raw still gives the stored bytes")
     }
 
     @Test func putStoresMetadataThatGetMetadataPrints() throws {

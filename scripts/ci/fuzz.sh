@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # CI: a short libFuzzer run of every fuzz target (Fuzz/; targets, invariants and the long run are
 # in RELIABILITY.md, "Fuzzing"). Each target starts from its committed seeds (Fuzz/corpus/<target>)
-# and runs for COFFER_FUZZ_SECONDS (22 s by default: 66 s in all); a crash, a sanitizer report or a
+# and runs for COFFER_FUZZ_SECONDS (22 s by default: 88 s in all); a crash, a sanitizer report or a
 # broken invariant fails the step and prints the input (base64) that caused it.
 # Own scratch path (.build-fuzz, git-ignored); COFFER_FUZZ makes Package.swift declare the targets.
 # lld links: gold crashes on the duplicate `main` that -sanitize=fuzzer brings in (SwiftPM's wins).
@@ -12,7 +12,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 root="$PWD"
 seconds="${COFFER_FUZZ_SECONDS:-22}"
-targets=(blob-decoder key-file database-query)
+targets=(blob-decoder key-file database-query binary-codec)
 
 export COFFER_FUZZ=1
 for target in "${targets[@]}"; do

@@ -55,6 +55,12 @@ struct ConfigRegistry: Sendable {
             metadataPolicy: o.metadataPolicy ?? defaults.metadataPolicy)
     }
 
+    /// Makes collections without a codec write `format` (``DatabaseOptions/codableFormat``).
+    mutating func useAutomaticCodec(writing format: CodableFormat) {
+        defaults.objectChain = SerializerChain(codec: .automatic(writing: format))
+        defaults.metadataChain = SerializerChain(codec: .automatic(writing: format), role: .metadata)
+    }
+
     mutating func update(_ collection: String, _ body: (inout CollectionOverrides) -> Void) {
         body(&collections[collection, default: CollectionOverrides()])
     }

@@ -45,24 +45,41 @@ extension Database {
         registry.withLock { $0.defaults.metadataChain = chain }
     }
 
-    /// Stores objects of `collection` as JSON-encoded `T` (sorted keys), then through `stages`
-    /// (for example `[.zlib(), .aesGCM(keyring)]`); metadata keeps its own chain.
+    /// Stores objects of `collection` as `T` encoded in `format`, then through `stages` (for
+    /// example `[.zlib(), .aesGCM(keyring)]`); metadata keeps its own chain.
+    ///
+    /// - Parameters:
+    ///   - type: The type stored in the collection.
+    ///   - collection: The collection.
+    ///   - format: The format new values are written in; `nil` uses
+    ///     ``DatabaseOptions/codableFormat`` (JSON with sorted keys by default). Rows of every
+    ///     format stay readable.
+    ///   - stages: The byte stages after the codec, in the order they run on write.
     public func registerCodable<T: Codable & Sendable>(
-        _ type: T.Type, forCollection collection: String, stages: [any SerializationStage] = []
-    ) {
-        registerObjectSerializer(SerializerChain(codec: .codable(T.self), stages: stages), forCollection: collection)
-    }
-
-    /// Stores objects of `collection` as JSON `O` and its metadata as JSON `M`, both through `stages`.
-    public func registerCodable<O: Codable & Sendable, M: Codable & Sendable>(
-        _ objectType: O.Type, metadata metadataType: M.Type, forCollection collection: String,
+        _ type: T.Type, forCollection collection: String, format: CodableFormat? = nil,
         stages: [any SerializationStage] = []
     ) {
         updateConfig(collection) {
-            $0.objectChain = SerializerChain(codec: .codable(O.self), stages: stages)
-            $0.metadataChain = SerializerChain(codec: .codable(M.self), stages: stages, role: .metadata)
+            $0.objectChain = SerializerChain(codec: .codable(T.self, format: format ?? codableFormat), stages: stages)
         }
     }
+
+    /// Stores objects of `collection` as `O` and its metadata as `M`, both encoded in `format`
+    /// (`nil`: ``DatabaseOptions/codableFormat``) and then through `stages`.
+    public func registerCodable<O: Codable & Sendable, M: Codable & Sendable>(
+        _ objectType: O.Type, metadata metadataType: M.Type, forCollection collection: String,
+        format: CodableFormat? = nil, stages: [any SerializationStage] = []
+    ) {
+        updateConfig(collection) {
+            let format = format ?? codableFormat
+            $0.objectChain = SerializerChain(codec: .codable(O.self, format: format), stages: stages)
+            $0.metadataChain = SerializerChain(
+                codec: .codable(M.self, format: format), stages: stages, role: .metadata)
+        }
+    }
+
+    /// The format Codable registrations write when they name none (``DatabaseOptions/codableFormat``).
+    var codableFormat: CodableFormat { options.codableFormat }
 
     /// Stores objects of `collection` as raw `Data`, then through `stages` (none: byte for byte).
     public func registerData(forCollection collection: String, stages: [any SerializationStage] = []) {

@@ -1,10 +1,11 @@
 extension Database {
-    /// Stores the objects of `collection` as JSON-encoded `Object` (and, for a ``TypedCollection``
-    /// with a metadata type, its metadata as JSON `Metadata`), each then through `stages` — for
-    /// example `[.zlib(), .aesGCM(keyring)]`.
+    /// Stores the objects of `collection` as `Object` encoded in `format` (and, for a
+    /// ``TypedCollection`` with a metadata type, its metadata as `Metadata`), each then through
+    /// `stages` — for example `[.zlib(), .aesGCM(keyring)]`.
     ///
-    /// Registering is optional: an unregistered collection keeps the default codec, which stores
-    /// the same JSON, and typed reads decode it. Registering makes reads decode straight into the
+    /// `format` `nil` uses ``DatabaseOptions/codableFormat`` (JSON unless set); rows of every
+    /// format stay readable. Registering is optional: an unregistered collection keeps the
+    /// default codec, which stores the same format, and typed reads decode it. Registering makes reads decode straight into the
     /// handle's types and lets the collection be compressed or encrypted. Like every registration
     /// it takes effect for transactions that start afterwards.
     ///
@@ -13,17 +14,20 @@ extension Database {
     ///   ``registerSerializer(_:forCollection:)`` to replace it deliberately), `.closed` after
     ///   ``close(timeout:)-11g9c``.
     public func register<Object, Metadata>(
-        _ collection: TypedCollection<Object, Metadata>, stages: [any SerializationStage] = []
+        _ collection: TypedCollection<Object, Metadata>, format: CodableFormat? = nil,
+        stages: [any SerializationStage] = []
     ) throws {
+        let format = format ?? codableFormat
         try gate.checkOpen()
         try registry.withLock { registry in
             let current = registry.config(for: collection.name)
             try collection.checkCodecs(object: current.objectChain, metadata: current.metadataChain)
             let typedMetadata = Metadata.self != NoMetadata.self
             registry.update(collection.name) {
-                $0.objectChain = SerializerChain(codec: .codable(Object.self), stages: stages)
+                $0.objectChain = SerializerChain(codec: .codable(Object.self, format: format), stages: stages)
                 if typedMetadata {
-                    $0.metadataChain = SerializerChain(codec: .codable(Metadata.self), stages: stages, role: .metadata)
+                    $0.metadataChain = SerializerChain(
+                        codec: .codable(Metadata.self, format: format), stages: stages, role: .metadata)
                 }
             }
         }

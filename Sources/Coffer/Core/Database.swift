@@ -129,6 +129,9 @@ public final class Database: Sendable {
                     snapshot: opened.snapshot, previouslyRegisteredExtensionNames: opened.extensionNames))
             self.defaultsStorage = Locked(ConnectionConfig())
             extensions.withLock { $0.orphanCandidates = Set(opened.extensionNames) }
+            if options.codableFormat != .json {
+                registry.withLock { $0.useAutomaticCodec(writing: options.codableFormat) }
+            }
             if options.multiProcessSupport {
                 let watcher = ExternalCommitWatcher(path: url.path, pollInterval: options.externalCommitPollInterval) {
                     [weak self] in self?.checkForExternalCommits()

@@ -28,6 +28,15 @@ public struct DatabaseOptions: Sendable {
     /// so the default is generous: 64 MiB. Past it, a background checkpoint also stops waiting for a pause in the
     /// transactions.
     public var walTruncationThreshold = 64 * 1024 * 1024
+    /// The format new Codable values are written in, where a registration names none: collections
+    /// without a codec, ``Database/registerCodable(_:forCollection:format:stages:)`` and
+    /// ``Database/register(_:format:stages:)``.
+    ///
+    /// `.json` by default. Every format is read whatever this says, so changing it leaves existing
+    /// rows readable; they are rewritten in the new format when written again or by
+    /// ``Database/reencode(collection:batchSize:progress:)``. Coffer versions before the binary
+    /// format cannot read `.binary` rows: choose it only when no older version opens the file.
+    public var codableFormat = CodableFormat.json
     /// What to do when the file exists but cannot be opened as a database.
     public var corruptAction: CorruptAction = .fail
     /// Whether to create the file when it does not exist.

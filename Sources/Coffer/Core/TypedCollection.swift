@@ -16,7 +16,7 @@
 /// A collection whose metadata has no type of its own is a ``CollectionHandle``.
 ///
 /// A handle is a plain value: define it once (a `static let` is usual) and use it from any
-/// connection. It does not register anything by itself. Without ``Database/register(_:stages:)``
+/// connection. It does not register anything by itself. Without ``Database/register(_:format:stages:)``
 /// the collection keeps the database's default codec, which stores the same JSON, and typed
 /// reads decode it; registering makes reads decode straight into `Object`. Either way, when the
 /// collection's registered codec stores another type, the first typed read or write throws

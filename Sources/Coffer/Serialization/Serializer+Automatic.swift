@@ -3,18 +3,24 @@ public import Foundation
 /// Bytes stored by the ``Serializer/automatic`` codec, waiting for a typed read to decode them.
 ///
 /// Returned by untyped reads of collections without a registered codec; a typed read such as
-/// `object(forKey:inCollection:as:)` decodes it as JSON into the requested `Decodable` type.
+/// `object(forKey:inCollection:as:)` decodes it into the requested `Decodable` type.
 public struct EncodedValue: Sendable, Hashable {
-    /// The stored JSON bytes.
+    /// The stored bytes: JSON, or Coffer's binary format when the database writes it
+    /// (``DatabaseOptions/codableFormat``).
     public let data: Data
 
-    /// Decodes the bytes as `T`.
-    /// - Throws: ``SerializationError`` (`.codecFailed`) when the JSON does not decode as `T`.
+    /// The format of ``data``.
+    public var format: CodableFormat { CodableFormat.detect(data) }
+
+    /// Decodes the bytes as `T`, whatever their ``CodableFormat``.
+    /// - Throws: ``SerializationError`` (`.codecFailed`) when the bytes do not decode as `T`.
     public func decode<T: Decodable>(as type: T.Type) throws -> T {
         do {
-            return try JSONDecoder().decode(T.self, from: data)
+            return try CodableReader(json: JSONDecoder()).decode(T.self, from: data)
         } catch {
-            throw SerializationError(.codecFailed, stage: "json", reason: Serializer.summary(of: error, for: T.self))
+            let format = self.format
+            throw SerializationError(
+                .codecFailed, stage: format.codecName, reason: Serializer.summary(of: error, for: T.self))
         }
     }
 }
@@ -26,29 +32,41 @@ extension Serializer {
     /// Every untyped read returns the ``EncodedValue`` — on the connection that wrote the row
     /// too, and whatever is cached — since the JSON cannot tell a `Date` from a `Double` or
     /// `Data` from a `String`: only a typed read knows what to decode.
-    public static let automatic: Serializer = {
+    public static let automatic: Serializer = automatic(writing: .json)
+
+    /// The default codec writing `format` (``DatabaseOptions/codableFormat``); it reads every
+    /// format, and untyped reads return an ``EncodedValue`` as with ``automatic``.
+    public static func automatic(writing format: CodableFormat) -> Serializer {
+        let name = "automatic-" + format.codecName
+        let json = canonicalJSONEncoder()
+        let binary = BinaryEncoder()
+        let propertyList = PropertyListEncoder()
+        propertyList.outputFormat = .binary
         var serializer = Serializer(
-            name: "automatic-json",
+            name: name,
             encode: { object in
                 if let encoded = object as? EncodedValue { return encoded.data }
                 guard let encodable = object as? any Encodable else {
                     throw SerializationError(
-                        .typeMismatch, stage: "automatic-json",
+                        .typeMismatch, stage: name,
                         reason: "\(type(of: object)) is not Encodable; register a serializer for this collection")
                 }
                 do {
-                    let encoder = JSONEncoder()
-                    encoder.outputFormatting = [.sortedKeys]
-                    return try encoder.encode(encodable)
+                    switch format {
+                    case .json: return try json.encode(encodable)
+                    case .binary: return try binary.encode(encodable)
+                    case .propertyList: return try propertyList.encode(encodable)
+                    }
                 } catch {
                     throw SerializationError(
-                        .codecFailed, stage: "automatic-json",
-                        reason: "cannot encode \(type(of: object)) as JSON: \(type(of: error))")
+                        .codecFailed, stage: name,
+                        reason: "cannot encode \(type(of: object)) as \(format.codecName): \(type(of: error))")
                 }
             },
             decode: { EncodedValue(data: $0) }
         )
         serializer.decodesToEncodedValue = true
+        serializer.writeFormat = format
         return serializer
-    }()
+    }
 }

@@ -1,81 +1,84 @@
 public import Foundation
 
 extension Serializer {
-    /// Stores values of one `Codable` type as JSON: Coffer's default codec.
+    /// Stores values of one `Codable` type: Coffer's default codec, writing JSON unless another
+    /// ``CodableFormat`` is chosen.
     ///
-    /// By default the encoder sorts keys (`.sortedKeys`), so equal values always give equal
+    /// Whatever it writes, it reads JSON, binary and property-list rows alike (the first bytes
+    /// tell them apart), so a collection can change format without rewriting its rows.
+    ///
+    /// By default the JSON encoder sorts keys (`.sortedKeys`), so equal values always give equal
     /// bytes. The encoder and decoder are created once and shared by every call — on this
     /// toolchain `JSONEncoder` and `JSONDecoder` are `Sendable` and safe to use from several
     /// threads — so do not change an instance after handing it over.
     ///
     /// - Parameters:
     ///   - type: The type stored in the collection.
-    ///   - encoder: A configured encoder; `nil` uses one with `.sortedKeys`.
-    ///   - decoder: A configured decoder; `nil` uses a default one.
+    ///   - format: The format new values are written in; `.binary` rows cannot be read by Coffer
+    ///     versions before the binary format.
+    ///   - encoder: A configured JSON encoder for `.json`; `nil` uses one with `.sortedKeys`.
+    ///   - decoder: A configured JSON decoder for JSON rows; `nil` uses a default one.
     /// - Returns: A codec whose encode throws ``SerializationError/Code/typeMismatch`` for
     ///   objects of another type and ``SerializationError/Code/codecFailed`` when encoding or
     ///   decoding fails.
     public static func codable<T: Codable & Sendable>(
         _ type: T.Type,
+        format: CodableFormat = .json,
         encoder: JSONEncoder? = nil,
         decoder: JSONDecoder? = nil
     ) -> Serializer {
-        let encoder = encoder ?? Self.canonicalJSONEncoder()
-        let decoder = decoder ?? JSONDecoder()
+        let reader = CodableReader(json: decoder ?? JSONDecoder())
+        let name = format.codecName
+        let json = encoder ?? Self.canonicalJSONEncoder()
+        let binary = BinaryEncoder()
+        let propertyList = PropertyListEncoder()
+        propertyList.outputFormat = .binary
         var codec = Serializer(
-            name: "json",
+            name: name,
             encode: { object in
-                let value = try Self.cast(object, to: T.self, codec: "json")
+                let value = try Self.cast(object, to: T.self, codec: name)
                 do {
-                    return try encoder.encode(value)
+                    switch format {
+                    case .json: return try json.encode(value)
+                    case .binary: return try binary.encode(value)
+                    case .propertyList: return try propertyList.encode(value)
+                    }
                 } catch {
-                    throw SerializationError(.codecFailed, stage: "json", reason: Self.summary(of: error, for: T.self))
+                    throw SerializationError(.codecFailed, stage: name, reason: Self.summary(of: error, for: T.self))
                 }
             },
             decode: { data in
                 do {
-                    return try decoder.decode(T.self, from: data)
+                    return try reader.decode(T.self, from: data)
                 } catch {
-                    throw SerializationError(.codecFailed, stage: "json", reason: Self.summary(of: error, for: T.self))
+                    throw SerializationError(.codecFailed, stage: name, reason: Self.summary(of: error, for: T.self))
                 }
             }
         )
-        codec.direct = .json(type: ObjectIdentifier(T.self), decoder: decoder)
+        codec.direct = .codable(type: ObjectIdentifier(T.self), reader: reader)
         codec.valueType = ValueType(T.self)
+        codec.writeFormat = format
         return codec
     }
 
+    /// Stores values of one `Codable` type in Coffer's compact binary format: the same as
+    /// ``codable(_:format:encoder:decoder:)`` with `format: .binary`.
+    ///
+    /// It reads JSON and property-list rows too. Coffer versions before the binary format cannot
+    /// read what it writes.
+    public static func binary<T: Codable & Sendable>(_ type: T.Type) -> Serializer {
+        codable(T.self, format: .binary)
+    }
+
     /// Stores values of one `Codable` type as a binary property list, like YapDatabase's Swift
-    /// `codableSerializer`.
+    /// `codableSerializer`; reads JSON and binary rows too.
     ///
     /// - Parameter type: The type stored in the collection.
     /// - Returns: A codec whose encode throws ``SerializationError/Code/typeMismatch`` for
     ///   objects of another type and ``SerializationError/Code/codecFailed`` when encoding or
     ///   decoding fails.
     public static func propertyList<T: Codable & Sendable>(_ type: T.Type) -> Serializer {
-        let encoder = PropertyListEncoder()
-        encoder.outputFormat = .binary
-        let decoder = PropertyListDecoder()
-        var codec = Serializer(
-            name: "plist",
-            encode: { object in
-                let value = try Self.cast(object, to: T.self, codec: "plist")
-                do {
-                    return try encoder.encode(value)
-                } catch {
-                    throw SerializationError(.codecFailed, stage: "plist", reason: Self.summary(of: error, for: T.self))
-                }
-            },
-            decode: { data in
-                do {
-                    return try decoder.decode(T.self, from: data)
-                } catch {
-                    throw SerializationError(.codecFailed, stage: "plist", reason: Self.summary(of: error, for: T.self))
-                }
-            }
-        )
-        codec.valueType = ValueType(T.self)
-        return codec
+        codable(T.self, format: .propertyList)
     }
 
     /// The JSON encoder used when the caller gives none: sorted keys, nothing else changed.
@@ -121,6 +124,8 @@ extension Serializer {
             return "cannot code \(T.self): \(Swift.type(of: error))"
         }
         switch error {
+        case .dataCorrupted(let context) where context.underlyingError is BinaryFormatError:
+            return "cannot decode \(T.self): \(context.debugDescription)"
         case .typeMismatch: return "cannot decode \(T.self): type mismatch"
         case .valueNotFound: return "cannot decode \(T.self): value not found"
         case .keyNotFound: return "cannot decode \(T.self): key not found"

@@ -5,7 +5,7 @@ import Foundation
 /// A typed read (`object(forKey:inCollection:as:)`, typed enumerations) would otherwise decode into an
 /// existential box and cast it back to the caller's type on every row — a heap box for any value larger
 /// than three words, and a runtime cast. When the codec is known to produce exactly the requested type
-/// (the identity codec for `Data`, a JSON codec registered for that type), the bytes are decoded
+/// (the identity codec for `Data`, a Codable codec registered for that type), the bytes are decoded
 /// straight into it. Callers ask ``SerializerChain/directRead(as:)`` once, then decode every row
 /// without optionals or casts.
 extension Serializer {
@@ -13,15 +13,15 @@ extension Serializer {
     enum DirectDecoding: Sendable {
         /// `Data` as stored (``Serializer/data``).
         case identity
-        /// JSON of one `Decodable` type with the codec's own decoder.
-        case json(type: ObjectIdentifier, decoder: JSONDecoder)
+        /// One `Decodable` type in any ``CodableFormat``, JSON with the codec's own decoder.
+        case codable(type: ObjectIdentifier, reader: CodableReader)
     }
 
     /// Whether ``decodeDirectly(_:as:)`` can produce a `T`.
     func decodesDirectly<T>(as type: T.Type) -> Bool {
         switch direct {
         case .identity: T.self == Data.self
-        case .json(let codecType, _): codecType == ObjectIdentifier(T.self)
+        case .codable(let codecType, _): codecType == ObjectIdentifier(T.self)
         case nil: false
         }
     }
@@ -35,9 +35,9 @@ extension Serializer {
         case .identity where T.self == Data.self:
             // Same type, checked just above: the bit pattern is the value.
             return unsafeBitCast(data, to: T.self)
-        case .json(let codecType, let decoder) where codecType == ObjectIdentifier(T.self):
+        case .codable(let codecType, let reader) where codecType == ObjectIdentifier(T.self):
             do {
-                return try decoder.decode(T.self, from: data)
+                return try reader.decode(T.self, from: data)
             } catch {
                 throw SerializationError(.codecFailed, stage: name, reason: Self.summary(of: error, for: T.self))
             }
@@ -67,6 +67,7 @@ extension SerializerChain {
     }
 
     /// Turns stored bytes straight into a `T`; call only when ``directRead(as:)`` said `.decode`.
+    ///
     /// Stages are undone first, with the same errors as ``deserialize(_:collection:key:)``.
     func deserializeDirectly<T: Decodable>(
         _ data: Data, as type: T.Type, collection: String, key: String

@@ -3,7 +3,8 @@ public import Foundation
 /// Turns objects into bytes and back: the codec at the start of a serializer chain.
 ///
 /// A serializer is a pair of closures; the static factories cover the common formats:
-/// ``codable(_:encoder:decoder:)`` (JSON, the default), ``propertyList(_:)`` (binary property
+/// ``codable(_:format:encoder:decoder:)`` (JSON, the default, or another ``CodableFormat``),
+/// ``binary(_:)`` (Coffer's compact binary format), ``propertyList(_:)`` (binary property
 /// list), ``data`` (identity), ``string`` (UTF-8), ``timestamp`` (YapDatabase's 8-byte date)
 /// and ``custom(_:name:encode:decode:)``.
 ///
@@ -22,6 +23,8 @@ public struct Serializer: Sendable {
     /// The one type the codec stores, when a factory knows it: what a ``TypedCollection`` checks
     /// its own type against, so a mismatch is an error before any row is read or written.
     var valueType: ValueType?
+    /// The format a Codable codec writes: what re-encoding compares stored rows with.
+    var writeFormat: CodableFormat?
 
     /// Creates a codec from an encoding and a decoding closure.
     ///

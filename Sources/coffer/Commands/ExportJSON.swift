@@ -8,8 +8,10 @@ struct ExportJSON: ParsableCommand {
         commandName: "export-json",
         abstract: "Write every row (or those of --collection) as JSON Lines, one row per line.",
         discussion: """
-            Each line is {"collection","key","value","metadata"}; values that are not single-line \
-            JSON are written in base64 as "valueBase64"/"metadataBase64". The export reads one \
+            Each line is {"collection","key","value","metadata"}; values in Coffer's binary Codable \
+            format are written as the JSON JSONEncoder would have written for them (an import stores \
+            that JSON), and other values that are not single-line JSON in base64 as \
+            "valueBase64"/"metadataBase64". The export reads one \
             consistent snapshot and streams, so memory stays flat. THE OUTPUT IS NOT ENCRYPTED. \
             An export to --output interrupted before its file is in place leaves no file behind (and \
             a file it was to replace as it was). With --json and no --output, standard output gets one \

@@ -8,9 +8,10 @@ struct Get: ParsableCommand {
         abstract: "Print the value (or metadata) stored for a key.",
         discussion: """
             Values of collections without a registered codec are stored as JSON and printed as they \
-            are stored. Values an application stored in another form (binary, compressed or encrypted \
-            by its serializer) are not JSON: write their bytes with --raw, or use --json, which shows \
-            them in base64.
+            are stored; values in Coffer's binary Codable format are printed as the JSON JSONEncoder \
+            would have written for them. Values an application stored in another form (compressed or \
+            encrypted by its serializer, or its own bytes) are not JSON: write their bytes with --raw, \
+            or use --json, which shows them in base64.
             """)
 
     @OptionGroup var location: DatabaseLocation
@@ -42,7 +43,9 @@ struct Get: ParsableCommand {
             throw CLIError(.notFound, "no row for key \"\(key)\" in collection \"\(collection)\"")
         }
         if output.json {
-            let line = RowLine(collection: collection, key: key, object: row.object, metadata: row.metadata)
+            let line = RowLine(
+                collection: collection, key: key, object: StoredValue.readable(row.object),
+                metadata: StoredValue.readable(row.metadata))
             StandardStreams.writeOutput(String(decoding: line.encoded(), as: UTF8.self) + "\n")
             return
         }
@@ -55,11 +58,12 @@ struct Get: ParsableCommand {
             try out.commit()
             return
         }
-        guard RowLine.isJSONText(bytes) else {
+        let shown = StoredValue.readable(bytes)
+        guard RowLine.isJSONText(shown) else {
             throw CLIError(
                 .invalidInput,
                 "the stored \(metadata ? "metadata" : "value") (\(bytes.count) bytes) is not JSON; use --raw or --json")
         }
-        StandardStreams.writeOutput(String(decoding: bytes, as: UTF8.self) + "\n")
+        StandardStreams.writeOutput(String(decoding: shown, as: UTF8.self) + "\n")
     }
 }

@@ -35,7 +35,9 @@ struct RowExporter {
     /// Writes one row.
     ///
     /// Objects of collections without a codec arrive as ``EncodedValue`` holding the stored
-    /// bytes; anything else is read again as stored bytes.
+    /// bytes; anything else is read again as stored bytes. Binary Codable values are written as
+    /// their JSON (``StoredValue``), so an import stores them as JSON, which every Codable codec
+    /// reads; `Database.reencode(collection:)` turns them back into binary.
     mutating func write(
         _ tx: ReadTransaction, _ collection: String, _ key: String, _ object: any Sendable, _ metadata: (any Sendable)?
     ) throws {
@@ -51,7 +53,10 @@ struct RowExporter {
         }
         if document { try sink.write(count == 0 ? #"{"rows":["# + "\n" : ",\n") }
         try sink.write(
-            RowLine(collection: collection, key: key, object: objectBytes, metadata: metadataBytes).encoded())
+            RowLine(
+                collection: collection, key: key, object: StoredValue.readable(objectBytes),
+                metadata: StoredValue.readable(metadataBytes)
+            ).encoded())
         if !document { try sink.write(CollectionOfOne(UInt8(ascii: "\n"))) }
         count += 1
         reporter.update(completed: count)

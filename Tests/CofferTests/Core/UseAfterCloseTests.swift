@@ -60,6 +60,7 @@ import Testing
         ("Database.unregister", { try $0.database.unregister(extensionNamed: "hooks") }),
         ("Database.rotateKey", { try $0.database.rotateKey(to: .raw(TestSupport.randomKey())) }),
         ("Database.reencrypt", { try $0.database.reencrypt(collection: "c") }),
+        ("Database.reencode", { try $0.database.reencode(collection: "c") }),
         ("Database.checkpoint", { try $0.database.checkpoint(truncate: true) }),
         ("Connection.read", { f in try f.connection.read { _ in } }),
         ("Connection.readWrite", { f in try f.connection.readWrite { _ in } }),
@@ -397,7 +398,8 @@ import Testing
     /// it with the public members declared in the sources.
     static let covered: Set<String> = [
         "Database.init", "Database.newConnection", "Database.register", "Database.unregister", "Database.rotateKey",
-        "Database.reencrypt", "Database.checkpoint", "Database.asyncRegister", "Database.asyncUnregister",
+        "Database.reencrypt", "Database.reencode", "Database.checkpoint", "Database.asyncRegister",
+        "Database.asyncUnregister",
         "Database.flushExtensionRequests", "Database.registeredExtension", "Database.registeredExtensions",
         "Database.registerSerializer", "Database.registerObjectSerializer", "Database.registerMetadataSerializer",
         "Database.registerDefaultSerializer", "Database.registerDefaultObjectSerializer",

@@ -67,7 +67,7 @@ enum ChainShape: String, CaseIterable, Sendable, CustomStringConvertible {
 
 /// The codecs every round-trip property runs over.
 enum CodecKind: String, CaseIterable, Sendable, CustomStringConvertible {
-    case json, plist
+    case json, plist, binary
 
     var description: String { rawValue }
 
@@ -75,6 +75,7 @@ enum CodecKind: String, CaseIterable, Sendable, CustomStringConvertible {
         switch self {
         case .json: .codable(ChainNote.self)
         case .plist: .propertyList(ChainNote.self)
+        case .binary: .binary(ChainNote.self)
         }
     }
 }
