@@ -22,8 +22,10 @@ struct CofferProcessSuite: BenchmarkSuite {
     ]
     /// The collection the latency child writes its commit times to.
     static let latencyCollection = "latency"
-    /// Commits the latency child makes per measurement.
-    static let latencyCommits = 50
+    /// Commits the latency child makes per measurement (5 with `--smoke`).
+    static func latencyCommits(_ configuration: BenchConfiguration) -> Int {
+        configuration.kdfIterations == BenchConfiguration.smokeKDFIterations ? 5 : 50
+    }
 
     func run(selected: Set<String>, context: SuiteContext) throws -> SuiteReport {
         var report = SuiteReport()
@@ -156,7 +158,7 @@ struct CofferProcessSuite: BenchmarkSuite {
             }
             // Each commit's time, from the rows the child wrote; matched with the first notification after it.
             let commits = try reader.read { tx in
-                try (0..<Self.latencyCommits).compactMap {
+                try (0..<Self.latencyCommits(context.configuration)).compactMap {
                     try tx.object(forKey: "c\($0)", inCollection: Self.latencyCollection, as: Int.self)
                 }
             }
@@ -178,7 +180,7 @@ struct CofferProcessSuite: BenchmarkSuite {
                 (name: "median_ms", value: String(format: "%.3f", median * 1e3)),
                 (name: "p90_ms", value: String(format: "%.3f", samples[samples.count * 9 / 10] * 1e3)),
                 (name: "max_ms", value: String(format: "%.3f", (samples.last ?? 0) * 1e3)),
-                (name: "commits_heard", value: "\(samples.count)/\(Self.latencyCommits)"),
+                (name: "commits_heard", value: "\(samples.count)/\(Self.latencyCommits(context.configuration))"),
             ])
     }
 
@@ -193,10 +195,13 @@ struct CofferProcessSuite: BenchmarkSuite {
         let process = Process()
         process.executableURL = URL(
             fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-        process.arguments = [
-            "--child-mp-writer", path, "--settings", context.configuration.preset.rawValue, "--keys",
-            context.configuration.keyKind.rawValue,
-        ]
+        // The child derives the same key: the smoke run's cheaper KDF goes with `--smoke`.
+        let smoke = context.configuration.kdfIterations == BenchConfiguration.smokeKDFIterations
+        process.arguments =
+            [
+                "--child-mp-writer", path, "--settings", context.configuration.preset.rawValue, "--keys",
+                context.configuration.keyKind.rawValue, "--n", String(context.configuration.recordCount),
+            ] + (smoke ? ["--smoke"] : [])
         do {
             try process.run()
         } catch {
@@ -205,14 +210,14 @@ struct CofferProcessSuite: BenchmarkSuite {
         return process
     }
 
-    /// In the child: commits ``latencyCommits`` rows 20 ms apart, each holding the monotonic
+    /// In the child: commits ``latencyCommits(_:)`` rows 20 ms apart, each holding the monotonic
     /// time just before its commit.
     static func runWriterInChild(path: String, configuration: BenchConfiguration) throws {
         let database = try Database(
             url: URL(fileURLWithPath: path), options: options(configuration, multiProcess: true))
         database.registerCodable(Int.self, forCollection: latencyCollection)
         let connection = try database.newConnection()
-        for index in 0..<latencyCommits {
+        for index in 0..<latencyCommits(configuration) {
             Thread.sleep(forTimeInterval: 0.02)
             try connection.readWrite { tx in
                 try tx.setObject(monotonicNanoseconds(), forKey: "c\(index)", inCollection: latencyCollection)
