@@ -162,6 +162,9 @@ extension ConnectionCore {
         }
         snapshot = newSnapshot
         for (_, ext) in tx.createdExtensionTransactions { ext.didCommit() }
+        for (name, implementation) in tx.unregisteredImplementations {
+            implementation.didUnregister(registeredName: name)
+        }
         database.announce(changeset, by: id)
         tx.runCompletions(in: database)
     }

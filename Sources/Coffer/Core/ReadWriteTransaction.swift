@@ -16,6 +16,8 @@ public final class ReadWriteTransaction: ReadTransaction {
     var doomingError: (any Error)?
     /// Extensions this transaction unregistered (with their dependents), for the changeset.
     var unregisteredExtensions: Set<String> = []
+    /// Their implementations, told once the commit is done.
+    var unregisteredImplementations: [(name: String, implementation: any DatabaseExtension)] = []
     /// Extensions this transaction registered: the commit makes a new snapshot for them.
     var registeredExtensions: [ExtensionRegistration] = []
 

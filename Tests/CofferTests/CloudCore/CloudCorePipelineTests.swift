@@ -7,6 +7,26 @@ import Testing
 /// Both algorithms over chains and diamonds, priorities, the concurrency limit, holds on a manual
 /// clock, suspend counts and the two ways of receiving operations.
 @Suite(.timeLimit(.minutes(1))) struct CloudCorePipelineTests {
+    @Test func unregisteringEmptiesThePipelinesAndARegistrationStartsAfresh() throws {
+        let fixture = try CloudFixture()
+        fixture.cloud.suspend()
+        let ops = try fixture.commit("a", "b")
+        #expect(fixture.pipeline.queuedOperations().flatMap { $0 }.count == 2)
+        try fixture.test.database.unregister(extensionNamed: "cloud")
+        #expect(fixture.pipeline.queuedOperations().isEmpty)
+        fixture.cloud.resume()
+        #expect(fixture.active.isEmpty)
+        #expect(fixture.recorder.started.withLock { $0 }.isEmpty)
+
+        // Unregistering dropped the tables, so a new registration starts from an empty queue
+        // and runs what is added from then on.
+        try fixture.test.database.register(fixture.cloud, withName: "cloud")
+        #expect(fixture.pipeline.queuedOperations().isEmpty)
+        #expect(ops.count == 2)
+        try fixture.commit("c")
+        #expect(fixture.active == ["c"])
+    }
+
     @Test func aCommitGraphRunsGraphsInCommitOrder() throws {
         let fixture = try CloudFixture()
         var ops = try fixture.commit("a", "b")

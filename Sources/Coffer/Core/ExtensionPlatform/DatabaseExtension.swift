@@ -52,6 +52,9 @@ public protocol DatabaseExtension: Sendable {
     func tableNames(registeredName: String) -> [String]
     /// Creates the extension's state for one connection (called on first use on each connection).
     func makeConnectionState(_ registration: ExtensionRegistration) -> any ExtensionConnectionState
+    /// Called once the transaction that unregistered the extension registered as `registeredName`
+    /// (or a dependency of it) committed: stop work it runs outside transactions. Defaults to nothing.
+    func didUnregister(registeredName: String)
 }
 
 extension DatabaseExtension {
@@ -65,6 +68,9 @@ extension DatabaseExtension {
     public var dependencies: Set<String> { [] }
     /// Unknown: any collection.
     public var derivedCollections: AllowList<String>? { nil }
+
+    /// Does nothing.
+    public func didUnregister(registeredName: String) {}
 
     /// One table named `<kind>_<registeredName>` for a persistent extension, none otherwise.
     public func tableNames(registeredName: String) -> [String] {

@@ -91,12 +91,15 @@ extension ReadWriteTransaction {
         let names = connection.database.extensions.withLock { $0.withDependents(of: name) }
         for name in names {
             try dropRecordedTables(ofExtension: name)
-            let removed = connection.database.extensions.withLock { registry -> Bool in
-                guard registry.entry(named: name) != nil else { return false }
+            let removed = connection.database.extensions.withLock { registry -> (any DatabaseExtension)? in
+                guard let entry = registry.entry(named: name) else { return nil }
                 registry.remove(named: name)
-                return true
+                return entry.implementation
             }
-            if removed { unregisteredExtensions.insert(name) }
+            if let removed {
+                unregisteredExtensions.insert(name)
+                unregisteredImplementations.append((name, removed))
+            }
             core.extensionStates[name] = nil
             extensionTransactions[name] = nil
             extensionEntries.removeAll { $0.name == name }

@@ -118,6 +118,13 @@ extension CloudCore {
     public func makeConnectionState(_ registration: ExtensionRegistration) -> any ExtensionConnectionState {
         CloudCoreConnectionState(cloudCore: self, registration: registration)
     }
+
+    /// Empties the pipelines, so that no operation starts any more.
+    ///
+    /// Operations already handed out can no longer be completed (the extension and its tables are gone).
+    public func didUnregister(registeredName: String) {
+        runtime.stop(registeredName: registeredName)
+    }
 }
 
 /// A cloud core's state on one connection: the SQL and the JSON coders its transactions reuse.

@@ -89,6 +89,14 @@ final class CloudCoreRuntime: Sendable {
         }
     }
 
+    /// Empties every pipeline once the extension was unregistered, inside the gate (a transaction
+    /// still applying its commit goes first); without the gate after ``gateTimeout``.
+    func stop(registeredName: String) {
+        let entered = (try? enterCommitOrder(registeredName: registeredName)) != nil
+        restore(CloudCoreRestoredQueue())
+        if entered { leaveCommitOrder() }
+    }
+
     /// Hands a committed transaction's changes to the pipelines (inside the gate).
     func apply(_ commit: CloudCoreCommit) {
         if let graphID = commit.graphID {
