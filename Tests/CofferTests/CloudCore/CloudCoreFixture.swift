@@ -39,7 +39,7 @@ final class CloudFixture {
     init(
         algorithm: CloudCorePipeline.Algorithm = .commitGraph, maxConcurrent: Int = 8,
         types: [any CloudOperationPayload.Type] = [Upload.self, Purge.self], stages: [any SerializationStage] = [],
-        test: TestDatabase? = nil, delegate: Bool = true
+        payloadFormat: CodableFormat = .binary, test: TestDatabase? = nil, delegate: Bool = true
     ) throws {
         self.test = try test ?? TestDatabase()
         clock = ManualActionScheduler(now: Self.epoch)
@@ -47,7 +47,8 @@ final class CloudFixture {
             name: CloudCore.defaultPipelineName, algorithm: algorithm, maxConcurrentOperationCount: maxConcurrent)
         cloud = try CloudCore(
             pipelines: [pipeline, CloudCorePipeline(name: "media")],
-            options: CloudCoreOptions(operationTypes: types, stages: stages, scheduler: clock))
+            options: CloudCoreOptions(
+                operationTypes: types, payloadFormat: payloadFormat, stages: stages, scheduler: clock))
         try self.test.database.register(cloud, withName: "cloud")
         connection = try self.test.connection()
         if delegate { pipeline.delegate = recorder }

@@ -10,11 +10,43 @@ import Testing
     /// Closes the fixture's database and opens the file again with a fresh cloud core.
     static func reopen(
         _ fixture: CloudFixture, types: [any CloudOperationPayload.Type] = [Upload.self, Purge.self],
-        stages: [any SerializationStage] = [], delegate: Bool = true
+        stages: [any SerializationStage] = [], payloadFormat: CodableFormat = .binary, delegate: Bool = true
     ) throws -> CloudFixture {
         try fixture.test.database.close()
         let test = try TestDatabase(reopening: fixture.test)
-        return try CloudFixture(types: types, stages: stages, test: test, delegate: delegate)
+        return try CloudFixture(
+            types: types, stages: stages, payloadFormat: payloadFormat, test: test, delegate: delegate)
+    }
+
+    /// Payloads are read in every format, whichever the options write: a queue written with JSON
+    /// payloads (or property lists) reads back under the binary default, and the other way round.
+    @Test(arguments: [
+        (CodableFormat.json, CodableFormat.binary), (.binary, .json), (.propertyList, .binary),
+        (.binary, .propertyList),
+    ])
+    func payloadsWrittenInOneFormatReadBackUnderAnother(written: CodableFormat, reading: CodableFormat) throws {
+        let fixture = try CloudFixture(stages: [.zlib()], payloadFormat: written, delegate: false)
+        try fixture.commit("a", "b")
+        let reopened = try Self.reopen(fixture, stages: [.zlib()], payloadFormat: reading, delegate: false)
+        let names = reopened.pipeline.queuedOperations().map { $0.compactMap { $0.payload(as: Upload.self)?.name } }
+        #expect(names == [["a", "b"]])
+        let undecodable = try reopened.connection.read { tx in try tx.cloudCore("cloud").undecodableOperations() }
+        #expect(undecodable.isEmpty)
+    }
+
+    /// The options' format is the one written: JSON text, or Coffer's binary format after the envelope.
+    @Test func theOptionsFormatIsTheOneWritten() throws {
+        let operation = CloudOperation(Upload(name: "note"))
+        func payload(_ format: CodableFormat) throws -> Data {
+            let coder = CloudOperationCoder(
+                options: CloudCoreOptions(operationTypes: [Upload.self], payloadFormat: format))
+            let bytes = try coder.encode(operation, registeredName: "cloud", coders: PayloadCoders())
+            // Format byte, priority, no hold date, no dependencies: 10 bytes.
+            return bytes.dropFirst(10)
+        }
+        #expect(String(decoding: try payload(.json), as: UTF8.self) == #"{"name":"note"}"#)
+        #expect(try payload(.binary).first == 0xC1)
+        #expect(try payload(.propertyList).starts(with: Data("bplist".utf8)))
     }
 
     @Test func aRestartKeepsGraphOrderAndMakesRunningOperationsPendingAgain() throws {

@@ -127,14 +127,13 @@ extension CloudCore {
     }
 }
 
-/// A cloud core's state on one connection: the SQL and the JSON coders its transactions reuse.
+/// A cloud core's state on one connection: the SQL and the payload coders its transactions reuse.
 final class CloudCoreConnectionState: ExtensionConnectionState {
     typealias Changes = CloudCoreChanges
 
     let cloudCore: CloudCore
     let sql: CloudCoreSQL
-    let encoder = JSONEncoder()
-    let decoder = JSONDecoder()
+    let coders = PayloadCoders()
 
     init(cloudCore: CloudCore, registration: ExtensionRegistration) {
         self.cloudCore = cloudCore

@@ -9,7 +9,11 @@ public struct CloudCoreOptions: Sendable {
     /// (and, in a commit-graph pipeline, later commits), and is reported by
     /// ``CloudCoreTransaction/undecodableOperations()`` until its type is listed again or it is skipped.
     public var operationTypes: [any CloudOperationPayload.Type]
-    /// The byte stages each stored operation goes through after JSON encoding, such as
+    /// How payloads are encoded; Coffer's binary format (``BinaryEncoder``) by default.
+    ///
+    /// JSON and property lists can be chosen too; payloads in any of the three are read, whatever this says.
+    public var payloadFormat: CodableFormat
+    /// The byte stages each stored operation goes through after its payload is encoded, such as
     /// `[.zlib(), .aesGCM(keyring)]`: queued operations can be encrypted like any other value.
     ///
     /// The associated data of an encryption stage names the extension and the operation's UUID,
@@ -24,12 +28,15 @@ public struct CloudCoreOptions: Sendable {
     /// Tests pass a ``ManualActionScheduler`` to move time by hand.
     public var scheduler: any ActionScheduler
 
-    /// Options holding `operationTypes`, with no stages, tags and attachments enabled, and the system clock.
+    /// Options holding `operationTypes`, with binary payloads, no stages, tags and attachments
+    /// enabled, and the system clock.
     public init(
-        operationTypes: [any CloudOperationPayload.Type], stages: [any SerializationStage] = [],
-        enablesTags: Bool = true, enablesAttachments: Bool = true, scheduler: any ActionScheduler = .system
+        operationTypes: [any CloudOperationPayload.Type], payloadFormat: CodableFormat = .binary,
+        stages: [any SerializationStage] = [], enablesTags: Bool = true, enablesAttachments: Bool = true,
+        scheduler: any ActionScheduler = .system
     ) {
         self.operationTypes = operationTypes
+        self.payloadFormat = payloadFormat
         self.stages = stages
         self.enablesTags = enablesTags
         self.enablesAttachments = enablesAttachments

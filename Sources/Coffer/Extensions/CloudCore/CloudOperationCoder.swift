@@ -3,19 +3,21 @@ import Foundation
 /// Turns operations into the bytes of the queue table and back.
 ///
 /// The bytes are a small binary envelope — format byte, priority, hold date, dependencies — then
-/// the payload's JSON, then the options' stages. The UUID, pipeline and payload type are the row's
+/// the payload in the options' ``CloudCoreOptions/payloadFormat`` (any of the three is read back),
+/// then the options' stages. The UUID, pipeline and payload type are the row's
 /// own columns; the stages bind the bytes to the UUID and pipeline, so encrypted bytes copied to
 /// another operation (or moved to another pipeline) fail to decode. Without stages the envelope is
 /// stored as it is.
 struct CloudOperationCoder: Sendable {
-    /// How one registered payload type is decoded from its JSON.
-    private typealias Decode = @Sendable (_ json: Data, _ decoder: JSONDecoder) throws -> any CloudOperationPayload
+    /// How one registered payload type is decoded from its bytes.
+    private typealias Decode = @Sendable (_ bytes: Data, _ coders: PayloadCoders) throws -> any CloudOperationPayload
 
     /// The envelope's format.
     static let format: UInt8 = 1
 
     private let decoders: [String: Decode]
     private let chain: SerializerChain?
+    private let format: CodableFormat
 
     init(options: CloudCoreOptions) {
         var decoders: [String: Decode] = [:]
@@ -23,6 +25,7 @@ struct CloudOperationCoder: Sendable {
             decoders[type.operationType] = Self.decoder(for: type)
         }
         self.decoders = decoders
+        self.format = options.payloadFormat
         self.chain = options.stages.isEmpty ? nil : SerializerChain(codec: .data, stages: options.stages)
     }
 
@@ -34,7 +37,7 @@ struct CloudOperationCoder: Sendable {
     /// The stored bytes of `operation`.
     /// - Throws: ``CloudCoreError`` `.unknownOperationType` for an unregistered payload type,
     ///   `.undecodableOperation` (with the cause) when encoding or a stage fails.
-    func encode(_ operation: CloudOperation, registeredName: String, encoder: JSONEncoder) throws -> Data {
+    func encode(_ operation: CloudOperation, registeredName: String, coders: PayloadCoders) throws -> Data {
         guard knows(operation.operationType) else {
             throw CloudCoreError(
                 .unknownOperationType,
@@ -43,7 +46,7 @@ struct CloudOperationCoder: Sendable {
         }
         do {
             var bytes = Self.envelope(of: operation)
-            bytes.append(try operation.payload.json(encoder))
+            bytes.append(try operation.payload.encoded(as: format, with: coders))
             guard let chain else { return bytes }
             return try chain.serialize(
                 bytes, collection: Self.collection(registeredName), key: Self.key(operation.uuid, operation.pipeline))
@@ -59,7 +62,7 @@ struct CloudOperationCoder: Sendable {
     /// - Throws: ``CloudCoreError`` `.unknownOperationType` or `.undecodableOperation`.
     func decode(
         _ blob: Data, type: String, uuid: UUID, pipeline: String, graphID: UInt64, registeredName: String,
-        decoder: JSONDecoder
+        coders: PayloadCoders
     ) throws(CloudCoreError) -> CloudOperation {
         guard let decode = decoders[type] else {
             throw CloudCoreError(
@@ -81,7 +84,7 @@ struct CloudOperationCoder: Sendable {
             var reader = EnvelopeReader(bytes: bytes)
             let fields = try reader.read()
             var operation = CloudOperation(
-                try decode(bytes.suffix(from: bytes.startIndex + reader.offset), decoder), pipeline: pipeline,
+                try decode(bytes.suffix(from: bytes.startIndex + reader.offset), coders), pipeline: pipeline,
                 dependencies: fields.dependencies, priority: fields.priority, holdDate: fields.holdDate, uuid: uuid)
             operation.graphID = graphID
             return operation
@@ -125,7 +128,13 @@ struct CloudOperationCoder: Sendable {
     }
 
     private static func decoder<Payload: CloudOperationPayload>(for type: Payload.Type) -> Decode {
-        { json, decoder in try decoder.decode(Payload.self, from: json) }
+        { bytes, coders in
+            switch CodableFormat.detect(bytes) {
+            case .binary: try coders.binaryDecoder.decode(Payload.self, from: bytes)
+            case .propertyList: try PropertyListDecoder().decode(Payload.self, from: bytes)
+            case .json: try coders.jsonDecoder.decode(Payload.self, from: bytes)
+            }
+        }
     }
 }
 
@@ -172,9 +181,26 @@ private struct EnvelopeReader {
     }
 }
 
+/// The coders a connection's cloud-core transactions reuse for payloads.
+struct PayloadCoders {
+    let jsonEncoder = JSONEncoder()
+    let jsonDecoder = JSONDecoder()
+    let binaryEncoder = BinaryEncoder()
+    let binaryDecoder = BinaryDecoder()
+}
+
 extension CloudOperationPayload {
-    /// The payload's JSON, encoded with its concrete type.
-    fileprivate func json(_ encoder: JSONEncoder) throws -> Data {
-        try encoder.encode(self)
+    /// The payload encoded with its concrete type in `format`.
+    fileprivate func encoded(as format: CodableFormat, with coders: PayloadCoders) throws -> Data {
+        switch format {
+        case .binary: try coders.binaryEncoder.encode(self)
+        case .json: try coders.jsonEncoder.encode(self)
+        case .propertyList:
+            try {
+                let encoder = PropertyListEncoder()
+                encoder.outputFormat = .binary
+                return try encoder.encode(self)
+            }()
+        }
     }
 }
