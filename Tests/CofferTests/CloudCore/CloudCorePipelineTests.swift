@@ -7,6 +7,33 @@ import Testing
 /// Both algorithms over chains and diamonds, priorities, the concurrency limit, holds on a manual
 /// clock, suspend counts and the two ways of receiving operations.
 @Suite(.timeLimit(.minutes(1))) struct CloudCorePipelineTests {
+    @Test func oneCloudCoreServesOneRegistrationAtATime() throws {
+        let fixture = try CloudFixture()
+        // Registration reports an extension's own error as `.extensionFailure` around it.
+        func refusal(_ body: () throws -> Void) -> CloudCoreError? {
+            do {
+                try body()
+            } catch let error as DatabaseError {
+                #expect(error.code == .extensionFailure)
+                return error.underlying as? CloudCoreError
+            } catch {
+                Issue.record("unexpected \(error)")
+            }
+            return nil
+        }
+        let twice = refusal { try fixture.test.database.register(fixture.cloud, withName: "again") }
+        #expect(twice?.code == .misuse)
+        #expect(twice?.message.contains("\"cloud\"") == true)
+        #expect(fixture.test.database.registeredExtension("again") == nil)
+
+        let other = try TestDatabase()
+        #expect(refusal { try other.database.register(fixture.cloud, withName: "cloud") }?.code == .misuse)
+        // Once the first registration is gone, the value can serve another.
+        try fixture.test.database.close()
+        try other.database.register(fixture.cloud, withName: "cloud")
+        #expect(other.database.registeredExtension("cloud") != nil)
+    }
+
     @Test func unregisteringEmptiesThePipelinesAndARegistrationStartsAfresh() throws {
         let fixture = try CloudFixture()
         fixture.cloud.suspend()

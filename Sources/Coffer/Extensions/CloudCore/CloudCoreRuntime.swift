@@ -89,6 +89,26 @@ final class CloudCoreRuntime: Sendable {
         }
     }
 
+    /// Where this runtime is registered: its pipelines serve one registration at a time.
+    private let binding = Locked<(database: WeakDatabase, name: String)?>(nil)
+
+    /// Binds the runtime to its registration as `name` in `database`.
+    /// - Throws: ``CloudCoreError`` `.misuse` while the same ``CloudCore`` is registered under
+    ///   another name or in another open database.
+    func bind(to database: Database, as name: String) throws {
+        try binding.withLock { binding in
+            if let (bound, boundName) = binding, let other = bound.database, !other.isClosed,
+                other !== database || boundName != name, other.registeredExtension(boundName) != nil
+            {
+                throw CloudCoreError(
+                    .misuse,
+                    "this CloudCore is already registered as \"\(boundName)\" in \(other.url.lastPathComponent); "
+                        + "make one CloudCore value per registration")
+            }
+            binding = (WeakDatabase(database), name)
+        }
+    }
+
     /// Empties every pipeline once the extension was unregistered, inside the gate (a transaction
     /// still applying its commit goes first); without the gate after ``gateTimeout``.
     func stop(registeredName: String) {
@@ -138,4 +158,14 @@ struct CloudCoreCommit {
     var pipelines: [String: PipelineChange] = [:]
 
     var isEmpty: Bool { pipelines.values.allSatisfy(\.isEmpty) }
+}
+
+/// A database held weakly, so a runtime does not keep a closed database alive.
+struct WeakDatabase: @unchecked Sendable {
+    // Safety: only the reference is stored; `Database` is `Sendable`.
+    weak var database: Database?
+
+    init(_ database: Database) {
+        self.database = database
+    }
 }

@@ -77,6 +77,7 @@ public final class CloudCoreTransaction: ExtensionTransaction {
 
     /// Creates the tables and reads the queue back for the pipelines.
     public func createTables() throws {
+        try runtime.bind(to: context.transaction().connection.database, as: registeredName)
         try tables.execute(sql.createTables)
         try enterCommitOrder()
         var queue = CloudCoreRestoredQueue()
