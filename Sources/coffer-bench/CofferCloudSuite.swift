@@ -77,7 +77,7 @@ struct CofferCloudSuite: BenchmarkSuite {
             report.results.append(result)
         }
         report.notes = [
-            (key: "w1c", value: "one-json-operation-per-row,aes-none,repetitions=\(Self.repetitions),fastest")
+            (key: "w1c", value: "one-operation-per-row,binary-payload,aes-none,repetitions=\(Self.repetitions),fastest")
         ]
         return report
     }

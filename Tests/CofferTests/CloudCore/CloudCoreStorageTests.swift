@@ -183,6 +183,29 @@ import Testing
         }
     }
 
+    /// As YapDatabase's pending attach: a row attached before it exists is attached when the
+    /// transaction inserts it; one never inserted leaves nothing behind.
+    @Test func aRowAttachedBeforeItIsInsertedIsAttachedWhenItIs() throws {
+        let fixture = try CloudFixture()
+        try fixture.connection.readWrite { tx in
+            let cloud = try tx.cloudCore("cloud")
+            try cloud.attach(cloudID: "/notes/later", forKey: "later", inCollection: "notes")
+            try cloud.attach(cloudID: "/notes/dropped", forKey: "later", inCollection: "notes")
+            try cloud.detach(cloudID: "/notes/dropped", forKey: "later", inCollection: "notes")
+            try cloud.attach(cloudID: "/notes/never", forKey: "never", inCollection: "notes")
+            #expect(try cloud.cloudIDs(forKey: "later", inCollection: "notes").isEmpty)
+            try tx.setObject("text", forKey: "later", inCollection: "notes")
+            #expect(try cloud.cloudIDs(forKey: "later", inCollection: "notes") == ["/notes/later"])
+        }
+        try fixture.connection.readWrite { tx in
+            try tx.setObject("text", forKey: "never", inCollection: "notes")
+            let cloud = try tx.cloudCore("cloud")
+            #expect(try cloud.cloudIDs(forKey: "later", inCollection: "notes") == ["/notes/later"])
+            #expect(try cloud.cloudIDs(forKey: "never", inCollection: "notes").isEmpty)
+            #expect(try cloud.rows(attachedTo: "/notes/never").isEmpty)
+        }
+    }
+
     @Test func disabledFeaturesSaySo() throws {
         let test = try TestDatabase()
         let cloud = try CloudCore(

@@ -49,19 +49,30 @@ extension CloudCoreTransaction {
     /// Attaches the row `key` in `collection` to the cloud identifier `cloudID` (a remote path, a record name).
     ///
     /// A row may have several, an identifier several rows. Attaching twice is one attachment. It
-    /// is removed with the row.
-    /// - Throws: ``CloudCoreError`` `.rowNotFound`, `.featureDisabled` unless
-    ///   ``CloudCoreOptions/enablesAttachments``, `.misuse` in a read-only transaction.
+    /// is removed with the row. A row that does not exist yet is attached when this transaction
+    /// inserts it (YapDatabase's pending attach); if the transaction ends without it, nothing is attached.
+    /// - Throws: ``CloudCoreError`` `.featureDisabled` unless ``CloudCoreOptions/enablesAttachments``,
+    ///   `.misuse` in a read-only transaction.
     public func attach(cloudID: String, forKey key: String, inCollection collection: String?) throws {
         try checkFeature(state.cloudCore.options.enablesAttachments, "attachments")
-        try tables.run(sql.insertMapping, [.integer(changedRow(key: key, collection: collection)), .text(cloudID)])
+        try checkWritable()
+        guard let rowid = try context.rowid(forKey: key, inCollection: collection) else {
+            pendingAttachments[CollectionKey(collection: collection ?? "", key: key), default: []].insert(cloudID)
+            return
+        }
+        try tables.run(sql.insertMapping, [.integer(rowid), .text(cloudID)])
     }
 
     /// Detaches the row from `cloudID`; nothing happens when it was not attached.
     /// - Throws: as ``attach(cloudID:forKey:inCollection:)``.
     public func detach(cloudID: String, forKey key: String, inCollection collection: String?) throws {
         try checkFeature(state.cloudCore.options.enablesAttachments, "attachments")
-        try tables.run(sql.deleteMapping, [.integer(changedRow(key: key, collection: collection)), .text(cloudID)])
+        try checkWritable()
+        guard let rowid = try context.rowid(forKey: key, inCollection: collection) else {
+            pendingAttachments[CollectionKey(collection: collection ?? "", key: key)]?.remove(cloudID)
+            return
+        }
+        try tables.run(sql.deleteMapping, [.integer(rowid), .text(cloudID)])
     }
 
     /// The cloud identifiers the row `key` in `collection` is attached to, sorted.

@@ -28,6 +28,9 @@ public final class CloudCoreTransaction: ExtensionTransaction {
     var commit = CloudCoreCommit()
     /// The UUIDs added in this transaction, in order (for ``addedOperations(inPipeline:)``).
     var addedOrder: [UUID] = []
+    /// Attachments asked for rows that did not exist yet, made when the row is inserted in this
+    /// transaction (dropped with the transaction otherwise).
+    var pendingAttachments: [CollectionKey: Set<String>] = [:]
 
     init(context: ExtensionContext, state: CloudCoreConnectionState) {
         self.context = context
@@ -133,7 +136,14 @@ public final class CloudCoreTransaction: ExtensionTransaction {
         }
     }
 
-    // MARK: Rows removed
+    // MARK: Rows inserted and removed
+
+    /// Makes the attachments asked for the row before it existed.
+    public func didInsert(_ row: ExtensionRow) throws {
+        guard !pendingAttachments.isEmpty, let cloudIDs = pendingAttachments.removeValue(forKey: row.collectionKey)
+        else { return }
+        for cloudID in cloudIDs.sorted() { try tables.run(sql.insertMapping, [.integer(row.rowid), .text(cloudID)]) }
+    }
 
     /// Removes the tags and attachments of a removed row.
     public func didRemove(_ row: CollectionKey, rowid: Int64) throws {
