@@ -40,7 +40,9 @@ extension Database {
     /// after SQLite's `COMMIT`).
     func publish(_ changeset: Changeset, by committer: UInt64) {
         state.withLock { state in
-            state.snapshot = changeset.snapshot
+            // Never backwards: with multi-process support, another process can commit between
+            // this SQLite commit and its publication, and the watcher adopt that later number.
+            state.snapshot = max(state.snapshot, changeset.snapshot)
             state.connections[committer]?.snapshot = changeset.snapshot
             // Without this, a connection that only writes would keep every changeset (and, under
             // the share policy, every value) until some connection ends a read.

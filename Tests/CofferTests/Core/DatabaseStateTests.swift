@@ -32,6 +32,30 @@ import Testing
         #expect(empty.changesets(after: 0, through: 1) == nil)
     }
 
+    /// Another process's commit can be adopted between this process's SQLite commit and its
+    /// publication (the watcher reads outside the snapshot gate): the publication must not take
+    /// the database back to the earlier number, or the next writer would not catch up across the
+    /// external reset and would act on a stale cached value.
+    @Test func aPublicationNeverMovesTheSnapshotBackPastAnAdoptedExternalCommit() throws {
+        let test = try TestDatabase()
+        let database = test.database
+        // A connection still at the start keeps the changesets from being pruned.
+        let lagging = try test.connection()
+        let start = database.snapshot
+        #expect(lagging.snapshot == start)
+        let own = changeset(start + 1)
+        database.addPending(own)
+        // A number this process is committing is its own, not another process's.
+        #expect(database.noteExternalCommit(start + 1).1 == nil)
+        let (adopted, reset) = database.noteExternalCommit(start + 2)
+        #expect(adopted == start + 2)
+        #expect(reset?.isExternal == true)
+        database.publish(own, by: 1)
+        #expect(database.snapshot == start + 2)
+        let caughtUp = database.changesets(after: start + 1, through: database.snapshot)
+        #expect(caughtUp?.map(\.isExternal) == [true])
+    }
+
     @Test func pruningKeepsWhatTheSlowestConnectionStillNeeds() throws {
         var state = state(holding: 1...30)
         let test = try TestDatabase()
