@@ -59,9 +59,9 @@ extension Database {
         _ type: T.Type, forCollection collection: String, format: CodableFormat? = nil,
         stages: [any SerializationStage] = []
     ) {
-        updateConfig(collection) {
-            $0.objectChain = SerializerChain(codec: .codable(T.self, format: format ?? codableFormat), stages: stages)
-        }
+        registerObjectSerializer(
+            SerializerChain(codec: .codable(T.self, format: format ?? options.codableFormat), stages: stages),
+            forCollection: collection)
     }
 
     /// Stores objects of `collection` as `O` and its metadata as `M`, both encoded in `format`
@@ -71,15 +71,12 @@ extension Database {
         format: CodableFormat? = nil, stages: [any SerializationStage] = []
     ) {
         updateConfig(collection) {
-            let format = format ?? codableFormat
+            let format = format ?? options.codableFormat
             $0.objectChain = SerializerChain(codec: .codable(O.self, format: format), stages: stages)
             $0.metadataChain = SerializerChain(
                 codec: .codable(M.self, format: format), stages: stages, role: .metadata)
         }
     }
-
-    /// The format Codable registrations write when they name none (``DatabaseOptions/codableFormat``).
-    var codableFormat: CodableFormat { options.codableFormat }
 
     /// Stores objects of `collection` as raw `Data`, then through `stages` (none: byte for byte).
     public func registerData(forCollection collection: String, stages: [any SerializationStage] = []) {

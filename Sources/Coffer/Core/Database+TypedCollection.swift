@@ -17,7 +17,7 @@ extension Database {
         _ collection: TypedCollection<Object, Metadata>, format: CodableFormat? = nil,
         stages: [any SerializationStage] = []
     ) throws {
-        let format = format ?? codableFormat
+        let format = format ?? options.codableFormat
         try gate.checkOpen()
         try registry.withLock { registry in
             let current = registry.config(for: collection.name)

@@ -44,6 +44,32 @@ struct CodableReader: Sendable {
     }
 }
 
+/// Encodes values in one ``CodableFormat`` with encoders made once (the counterpart of ``CodableReader``).
+struct CodableWriter: Sendable {
+    let format: CodableFormat
+    private let json: JSONEncoder
+    private let binary = BinaryEncoder()
+    private let propertyList: PropertyListEncoder
+
+    /// A writer of `format`, JSON through `json` (sorted keys when nil).
+    init(format: CodableFormat, json: JSONEncoder? = nil) {
+        self.format = format
+        self.json = json ?? Serializer.canonicalJSONEncoder()
+        let propertyList = PropertyListEncoder()
+        propertyList.outputFormat = .binary
+        self.propertyList = propertyList
+    }
+
+    @inline(__always)
+    func encode<T: Encodable>(_ value: T) throws -> Data {
+        switch format {
+        case .json: try json.encode(value)
+        case .binary: try binary.encode(value)
+        case .propertyList: try propertyList.encode(value)
+        }
+    }
+}
+
 extension CodableFormat {
     /// The codec's name in error messages ("json", "binary", "plist").
     var codecName: String {

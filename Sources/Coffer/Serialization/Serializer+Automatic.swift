@@ -38,10 +38,7 @@ extension Serializer {
     /// format, and untyped reads return an ``EncodedValue`` as with ``automatic``.
     public static func automatic(writing format: CodableFormat) -> Serializer {
         let name = "automatic-" + format.codecName
-        let json = canonicalJSONEncoder()
-        let binary = BinaryEncoder()
-        let propertyList = PropertyListEncoder()
-        propertyList.outputFormat = .binary
+        let writer = CodableWriter(format: format)
         var serializer = Serializer(
             name: name,
             encode: { object in
@@ -52,11 +49,7 @@ extension Serializer {
                         reason: "\(type(of: object)) is not Encodable; register a serializer for this collection")
                 }
                 do {
-                    switch format {
-                    case .json: return try json.encode(encodable)
-                    case .binary: return try binary.encode(encodable)
-                    case .propertyList: return try propertyList.encode(encodable)
-                    }
+                    return try writer.encode(encodable)
                 } catch {
                     throw SerializationError(
                         .codecFailed, stage: name,

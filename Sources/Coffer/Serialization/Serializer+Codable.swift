@@ -28,21 +28,14 @@ extension Serializer {
         decoder: JSONDecoder? = nil
     ) -> Serializer {
         let reader = CodableReader(json: decoder ?? JSONDecoder())
+        let writer = CodableWriter(format: format, json: encoder)
         let name = format.codecName
-        let json = encoder ?? Self.canonicalJSONEncoder()
-        let binary = BinaryEncoder()
-        let propertyList = PropertyListEncoder()
-        propertyList.outputFormat = .binary
         var codec = Serializer(
             name: name,
             encode: { object in
                 let value = try Self.cast(object, to: T.self, codec: name)
                 do {
-                    switch format {
-                    case .json: return try json.encode(value)
-                    case .binary: return try binary.encode(value)
-                    case .propertyList: return try propertyList.encode(value)
-                    }
+                    return try writer.encode(value)
                 } catch {
                     throw SerializationError(.codecFailed, stage: name, reason: Self.summary(of: error, for: T.self))
                 }

@@ -40,7 +40,7 @@ import Testing
         func payload(_ format: CodableFormat) throws -> Data {
             let coder = CloudOperationCoder(
                 options: CloudCoreOptions(operationTypes: [Upload.self], payloadFormat: format))
-            let bytes = try coder.encode(operation, registeredName: "cloud", coders: PayloadCoders())
+            let bytes = try coder.encode(operation, registeredName: "cloud")
             // Format byte, priority, no hold date, no dependencies: 10 bytes.
             return bytes.dropFirst(10)
         }

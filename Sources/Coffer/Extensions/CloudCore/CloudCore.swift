@@ -127,13 +127,12 @@ extension CloudCore {
     }
 }
 
-/// A cloud core's state on one connection: the SQL and the payload coders its transactions reuse.
+/// A cloud core's state on one connection: the SQL its transactions reuse.
 final class CloudCoreConnectionState: ExtensionConnectionState {
     typealias Changes = CloudCoreChanges
 
     let cloudCore: CloudCore
     let sql: CloudCoreSQL
-    let coders = PayloadCoders()
 
     init(cloudCore: CloudCore, registration: ExtensionRegistration) {
         self.cloudCore = cloudCore

@@ -83,7 +83,7 @@ extension CloudCoreTransaction {
         }
         var queued = operation
         queued.graphID = row.graph
-        let blob = try state.cloudCore.coder.encode(queued, registeredName: registeredName, coders: state.coders)
+        let blob = try state.cloudCore.coder.encode(queued, registeredName: registeredName)
         try tables.run(sql.updateOperation, [.text(queued.operationType), .blob(blob), .blob(queued.uuid.storedBytes)])
         updateChange(of: queued.pipeline) { change in
             if let index = change.added.firstIndex(where: { $0.uuid == queued.uuid }) {
@@ -188,7 +188,7 @@ extension CloudCoreTransaction {
         var queued = operation
         queued.graphID = graphID
         queued.status = .pending
-        let blob = try state.cloudCore.coder.encode(queued, registeredName: registeredName, coders: state.coders)
+        let blob = try state.cloudCore.coder.encode(queued, registeredName: registeredName)
         do {
             try tables.run(
                 sql.insertOperation,

@@ -43,7 +43,7 @@ extension CloudCoreTransaction {
     func decode(_ row: StoredRow, uuid: UUID) throws(CloudCoreError) -> CloudOperation {
         var operation = try state.cloudCore.coder.decode(
             row.blob, type: row.type, uuid: uuid, pipeline: row.pipeline, graphID: row.graph,
-            registeredName: registeredName, coders: state.coders)
+            registeredName: registeredName)
         if runtime.pipelines[row.pipeline]?.status(of: uuid) == .active { operation.status = .active }
         return operation
     }

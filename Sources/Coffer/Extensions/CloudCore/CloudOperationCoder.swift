@@ -10,14 +10,15 @@ import Foundation
 /// stored as it is.
 struct CloudOperationCoder: Sendable {
     /// How one registered payload type is decoded from its bytes.
-    private typealias Decode = @Sendable (_ bytes: Data, _ coders: PayloadCoders) throws -> any CloudOperationPayload
+    private typealias Decode = @Sendable (_ bytes: Data, _ reader: CodableReader) throws -> any CloudOperationPayload
 
     /// The envelope's format.
     static let format: UInt8 = 1
 
     private let decoders: [String: Decode]
     private let chain: SerializerChain?
-    private let format: CodableFormat
+    private let writer: CodableWriter
+    private let reader = CodableReader(json: JSONDecoder())
 
     init(options: CloudCoreOptions) {
         var decoders: [String: Decode] = [:]
@@ -25,7 +26,7 @@ struct CloudOperationCoder: Sendable {
             decoders[type.operationType] = Self.decoder(for: type)
         }
         self.decoders = decoders
-        self.format = options.payloadFormat
+        self.writer = CodableWriter(format: options.payloadFormat)
         self.chain = options.stages.isEmpty ? nil : SerializerChain(codec: .data, stages: options.stages)
     }
 
@@ -37,7 +38,7 @@ struct CloudOperationCoder: Sendable {
     /// The stored bytes of `operation`.
     /// - Throws: ``CloudCoreError`` `.unknownOperationType` for an unregistered payload type,
     ///   `.undecodableOperation` (with the cause) when encoding or a stage fails.
-    func encode(_ operation: CloudOperation, registeredName: String, coders: PayloadCoders) throws -> Data {
+    func encode(_ operation: CloudOperation, registeredName: String) throws -> Data {
         guard knows(operation.operationType) else {
             throw CloudCoreError(
                 .unknownOperationType,
@@ -46,7 +47,7 @@ struct CloudOperationCoder: Sendable {
         }
         do {
             var bytes = Self.envelope(of: operation)
-            bytes.append(try operation.payload.encoded(as: format, with: coders))
+            bytes.append(try operation.payload.encoded(with: writer))
             guard let chain else { return bytes }
             return try chain.serialize(
                 bytes, collection: Self.collection(registeredName), key: Self.key(operation.uuid, operation.pipeline))
@@ -61,8 +62,7 @@ struct CloudOperationCoder: Sendable {
     /// The operation stored as `blob` with payload type `type`.
     /// - Throws: ``CloudCoreError`` `.unknownOperationType` or `.undecodableOperation`.
     func decode(
-        _ blob: Data, type: String, uuid: UUID, pipeline: String, graphID: UInt64, registeredName: String,
-        coders: PayloadCoders
+        _ blob: Data, type: String, uuid: UUID, pipeline: String, graphID: UInt64, registeredName: String
     ) throws(CloudCoreError) -> CloudOperation {
         guard let decode = decoders[type] else {
             throw CloudCoreError(
@@ -81,10 +81,10 @@ struct CloudOperationCoder: Sendable {
                 }
                 bytes = plain
             }
-            var reader = EnvelopeReader(bytes: bytes)
-            let fields = try reader.read()
+            var envelope = EnvelopeReader(bytes: bytes)
+            let fields = try envelope.read()
             var operation = CloudOperation(
-                try decode(bytes.suffix(from: bytes.startIndex + reader.offset), coders), pipeline: pipeline,
+                try decode(bytes.suffix(from: bytes.startIndex + envelope.offset), reader), pipeline: pipeline,
                 dependencies: fields.dependencies, priority: fields.priority, holdDate: fields.holdDate, uuid: uuid)
             operation.graphID = graphID
             return operation
@@ -128,13 +128,7 @@ struct CloudOperationCoder: Sendable {
     }
 
     private static func decoder<Payload: CloudOperationPayload>(for type: Payload.Type) -> Decode {
-        { bytes, coders in
-            switch CodableFormat.detect(bytes) {
-            case .binary: try coders.binaryDecoder.decode(Payload.self, from: bytes)
-            case .propertyList: try PropertyListDecoder().decode(Payload.self, from: bytes)
-            case .json: try coders.jsonDecoder.decode(Payload.self, from: bytes)
-            }
-        }
+        { bytes, reader in try reader.decode(Payload.self, from: bytes) }
     }
 }
 
@@ -181,26 +175,9 @@ private struct EnvelopeReader {
     }
 }
 
-/// The coders a connection's cloud-core transactions reuse for payloads.
-struct PayloadCoders {
-    let jsonEncoder = JSONEncoder()
-    let jsonDecoder = JSONDecoder()
-    let binaryEncoder = BinaryEncoder()
-    let binaryDecoder = BinaryDecoder()
-}
-
 extension CloudOperationPayload {
-    /// The payload encoded with its concrete type in `format`.
-    fileprivate func encoded(as format: CodableFormat, with coders: PayloadCoders) throws -> Data {
-        switch format {
-        case .binary: try coders.binaryEncoder.encode(self)
-        case .json: try coders.jsonEncoder.encode(self)
-        case .propertyList:
-            try {
-                let encoder = PropertyListEncoder()
-                encoder.outputFormat = .binary
-                return try encoder.encode(self)
-            }()
-        }
+    /// The payload encoded with its concrete type.
+    fileprivate func encoded(with writer: CodableWriter) throws -> Data {
+        try writer.encode(self)
     }
 }
