@@ -124,7 +124,7 @@ extension ConnectionCore {
         let custom = tx.notificationCustomObject
         let memoryChanged = tx.extensionContexts.contains { $0.hasMemoryChanges }
         guard
-            !changes.isEmpty || custom != nil || !extensionChanges.isEmpty || !tx.unregisteredExtensions.isEmpty
+            !changes.isEmpty || custom != nil || !extensionChanges.isEmpty || !tx.unregisteredImplementations.isEmpty
                 || !tx.registeredExtensions.isEmpty || memoryChanged
         else {
             do {

@@ -68,15 +68,16 @@ final class ExternalCommitWatcher: @unchecked Sendable {
 
     /// Stops watching and waits for a check in progress (unless called from that check).
     func stop() {
-        guard DispatchQueue.getSpecific(key: onQueue) == nil else {
-            source?.cancel()
-            source = nil
-            return
+        if DispatchQueue.getSpecific(key: onQueue) == nil {
+            queue.sync(execute: cancelSource)
+        } else {
+            cancelSource()
         }
-        queue.sync {
-            source?.cancel()
-            source = nil
-        }
+    }
+
+    private func cancelSource() {
+        source?.cancel()
+        source = nil
     }
 
     deinit {

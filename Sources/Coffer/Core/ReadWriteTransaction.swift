@@ -14,10 +14,10 @@ public final class ReadWriteTransaction: ReadTransaction {
     var isRolledBack = false
     /// The error of a failed extension hook: the transaction then rolls back and throws it.
     var doomingError: (any Error)?
-    /// Extensions this transaction unregistered (with their dependents), for the changeset.
-    var unregisteredExtensions: Set<String> = []
-    /// Their implementations, told once the commit is done.
+    /// Extensions this transaction unregistered (with their dependents), told once the commit is done.
     var unregisteredImplementations: [(name: String, implementation: any DatabaseExtension)] = []
+    /// Their names, for the changeset.
+    var unregisteredExtensions: Set<String> { Set(unregisteredImplementations.map(\.name)) }
     /// Extensions this transaction registered: the commit makes a new snapshot for them.
     var registeredExtensions: [ExtensionRegistration] = []
 

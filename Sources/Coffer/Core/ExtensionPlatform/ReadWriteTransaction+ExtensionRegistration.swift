@@ -96,10 +96,7 @@ extension ReadWriteTransaction {
                 registry.remove(named: name)
                 return entry.implementation
             }
-            if let removed {
-                unregisteredExtensions.insert(name)
-                unregisteredImplementations.append((name, removed))
-            }
+            if let removed { unregisteredImplementations.append((name, removed)) }
             core.extensionStates[name] = nil
             extensionTransactions[name] = nil
             extensionEntries.removeAll { $0.name == name }
