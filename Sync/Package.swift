@@ -1,0 +1,58 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+/// Swift 6 language mode everywhere, with the upcoming features the core package relies on.
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+// CofferSync is its own package so that users of the store alone, and the core's debug, TSan
+// and fuzz builds, never compile postgres-nio and its swift-nio graph (DESIGN.md here).
+let package = Package(
+    name: "CofferSync",
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    products: [
+        .library(name: "CofferSync", targets: ["CofferSync"]),
+        .executable(name: "coffer-sync", targets: ["coffer-sync"]),
+    ],
+    dependencies: [
+        .package(name: "Coffer", path: ".."),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-crypto.git", "4.0.0"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+    ],
+    targets: [
+        .target(
+            name: "CofferSync",
+            dependencies: [
+                .product(name: "Coffer", package: "Coffer"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "coffer-sync",
+            dependencies: [
+                "CofferSync",
+                .product(name: "Coffer", package: "Coffer"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "CofferSyncTests",
+            dependencies: [
+                "CofferSync",
+                .product(name: "Coffer", package: "Coffer"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,54 @@
+public import Foundation
+
+/// What went wrong while syncing: one case per failure a caller may want to handle.
+///
+/// Messages name the server, the space or the row id (hex), never a key, a passphrase, a row's
+/// collection or key, or its contents. Failures of the local database stay Coffer's
+/// `DatabaseError`.
+public enum SyncError: Error, Sendable, Hashable {
+    /// The server could not be reached (connection refused, timed out, closed).
+    case serverUnreachable(server: String, reason: String)
+    /// The server refused the device's role or password.
+    case authenticationFailed(server: String)
+    /// The device's role was revoked: it may no longer log in to its space.
+    case deviceRevoked(server: String)
+    /// The server's schema is missing or at another version than this package speaks.
+    case schemaVersionMismatch(expected: Int, found: Int?)
+    /// The space does not exist on the server, or the device's role does not belong to it.
+    case spaceNotFound(space: UUID)
+    /// The device's sync key does not open the space (another space's key, or an old epoch's
+    /// key after a rotation this device cannot open): nothing was written.
+    case syncKeyMismatch(space: UUID, epoch: Int)
+    /// A row from the server failed authentication or does not match where it was stored.
+    case tampered(rowID: String, reason: String)
+    /// The server served a version of a row older than one this device already holds.
+    case rollbackDetected(rowID: String, held: Int64, served: Int64)
+    /// An enrollment file or code could not be opened (wrong passphrase, damaged, other format).
+    case enrollmentInvalid(reason: String)
+    /// The server answered with an error this package does not map to a case above.
+    case server(code: String, message: String)
+    /// The engine was used wrongly (not started, already stopped, a collection not declared).
+    case misuse(String)
+}
+
+extension SyncError: LocalizedError {
+    /// A sentence naming what failed and where.
+    public var errorDescription: String? {
+        switch self {
+        case .serverUnreachable(let server, let reason): "cannot reach the sync server \(server): \(reason)"
+        case .authenticationFailed(let server): "the sync server \(server) refused this device's credentials"
+        case .deviceRevoked(let server): "this device was revoked; \(server) no longer lets it log in"
+        case .schemaVersionMismatch(let expected, let found):
+            "the sync server's schema is version \(found.map(String.init) ?? "missing"), this client speaks \(expected)"
+        case .spaceNotFound(let space): "sync space \(space.uuidString) does not exist or is not this device's"
+        case .syncKeyMismatch(let space, let epoch):
+            "the sync key does not open space \(space.uuidString) at key epoch \(epoch); nothing was written"
+        case .tampered(let rowID, let reason): "row \(rowID) from the server was rejected: \(reason)"
+        case .rollbackDetected(let rowID, let held, let served):
+            "the server served version \(served) of row \(rowID), older than version \(held) this device holds"
+        case .enrollmentInvalid(let reason): "the enrollment could not be opened: \(reason)"
+        case .server(let code, let message): "the sync server failed (\(code)): \(message)"
+        case .misuse(let message): message
+        }
+    }
+}
