@@ -146,6 +146,50 @@ import Testing
         #expect(try shown().first == "below")
     }
 
+    /// The snapshot number in the file, read past Coffer (read only).
+    func storedSnapshot() throws -> Int64? {
+        try RawDatabaseFile(url: url, rawKey: key, pageSize: 4096).int(
+            "SELECT data FROM yap2 WHERE extension = '' AND key = 'snapshot'")
+    }
+
+    @Test func aProcessAloneWritesNoNumberAndOneOpeningLaterStillSeesItsCommitsAndMakesItsOwnSeen() throws {
+        // A first process, alone, leaves the file with a number when it closes.
+        let first = try child(["--limit", "1"])
+        try first.waitForLine(startingWith: "done", timeout: .seconds(60))
+        try first.waitForExit(timeout: .seconds(60))
+        let stored = try storedSnapshot()
+        #expect(stored != nil)
+        let db = try open()
+        let connection = try db.newConnection()
+        // A sibling reading through its cache after every commit: its snapshot is this process's
+        // last commit, not the lagging number its first read returns.
+        let reader = try db.newConnection()
+        for expected in 2...100 {
+            try connection.readWrite { tx in
+                try tx.setObject(try counter(tx) + 1, forKey: "count", inCollection: "counters")
+            }
+            #expect(try reader.read { try counter($0) } == expected)
+            #expect(try reader.read { _ in reader.snapshot } == db.snapshot)
+        }
+        // Alone with the file, the commits wrote no number: the file's lags this process's.
+        #expect(try storedSnapshot() == stored)
+        #expect(try connection.read { try counter($0) } == 100)
+
+        // The child opens after those commits and must both read them and have its own commits
+        // noticed here, though the number in the file is 99 commits behind this process's.
+        let writer = try child(["--limit", "10"])
+        try writer.waitForLine(startingWith: "done", timeout: .seconds(60))
+        writer.killNow()
+        #expect(try connection.read { try counter($0) } == 110)
+        #expect(db.snapshot >= UInt64(stored ?? 0) + (1 << 32), "the opening process announced itself")
+
+        // With the child gone this process is alone again; its commits still land.
+        try connection.readWrite { tx in
+            try tx.setObject(try counter(tx) + 1, forKey: "count", inCollection: "counters")
+        }
+        #expect(try connection.read { try counter($0) } == 111)
+    }
+
     @Test func keyRotationIsRefusedWhileAnotherProcessHasTheFileOpen() throws {
         let db = try open()
         let connection = try db.newConnection()

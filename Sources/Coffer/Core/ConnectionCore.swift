@@ -134,7 +134,7 @@ final class ConnectionCore: @unchecked Sendable {
             guard database.options.multiProcessSupport, let stored else { return (database.snapshot, nil) }
             // The number SQLite's snapshot holds, not the database's: another process commits
             // outside the gate, and a watcher or a sibling may have adopted a later number already.
-            return (stored, database.noteExternalCommit(stored).1)
+            return database.noteExternalCommit(stored)
         }
         if let external { database.announce(external, by: id) }
         return snapshot
@@ -160,8 +160,13 @@ final class ConnectionCore: @unchecked Sendable {
 
     /// Writes `snapshot` to `yap2` in the open write transaction, so other processes see the
     /// commit (``DatabaseOptions/multiProcessSupport`` only).
+    ///
+    /// Skipped while no other process has the file open: the row sits on a page nothing else in
+    /// a small commit writes, and encrypting that page is most of what the option costs a
+    /// commit. A process that opens the file later waits for this commit and then writes a
+    /// number past any this one may have used meanwhile (`Database.announceOpening`).
     func recordSnapshotForOtherProcesses(_ snapshot: UInt64) throws {
-        guard database.options.multiProcessSupport else { return }
+        guard database.options.multiProcessSupport, database.presenceLock.isShared else { return }
         try mapSQLite {
             let update = try sqlite.cachedStatement(SQL.updateSnapshot)
             try update.bind(Int64(bitPattern: snapshot), at: 1)

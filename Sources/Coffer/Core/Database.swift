@@ -101,8 +101,12 @@ public final class Database: Sendable {
         }
         do {
             let opened = try DatabaseOpener(url: url, options: options).open()
+            var initialSnapshot = opened.snapshot
             do {
                 self.presenceLock = try ProcessPresenceLock(path: url.path, timeout: options.busyTimeout)
+                if options.multiProcessSupport, presenceLock.isShared {
+                    initialSnapshot = try Self.announceOpening(on: opened.handle, path: url.path)
+                }
             } catch {
                 opened.handle.close()
                 throw error
@@ -123,10 +127,10 @@ public final class Database: Sendable {
                 handle: opened.handle, path: url.path, pageSize: opened.pageSize, activity: gate, options: options,
                 logger: logger)
             self.notifier = CommitNotifier(queue: DispatchQueue(label: "coffer.database.notifications"))
-            self.openedSnapshot = opened.snapshot
+            self.openedSnapshot = initialSnapshot
             self.state = Locked(
                 DatabaseState(
-                    snapshot: opened.snapshot, previouslyRegisteredExtensionNames: opened.extensionNames))
+                    snapshot: initialSnapshot, previouslyRegisteredExtensionNames: opened.extensionNames))
             self.defaultsStorage = Locked(ConnectionConfig())
             extensions.withLock { $0.orphanCandidates = Set(opened.extensionNames) }
             if options.codableFormat != .json {

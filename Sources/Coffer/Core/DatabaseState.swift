@@ -5,6 +5,10 @@ import Foundation
 struct DatabaseState {
     /// The last committed snapshot.
     var snapshot: UInt64
+    /// The snapshot of this process's last published commit (or of the open): with
+    /// multi-process support, a process alone with the file does not write its numbers there,
+    /// so a reader's snapshot is the later of this and the number it reads (see `pinReadSnapshot`).
+    var lastOwnCommit: UInt64
     /// Recent changesets in snapshot order, including one registered just before its SQLite commit.
     var changesets: [Changeset] = []
     /// Live connections and the snapshot each one's caches reflect.
@@ -19,6 +23,7 @@ struct DatabaseState {
 
     init(snapshot: UInt64, previouslyRegisteredExtensionNames: [String]) {
         self.snapshot = snapshot
+        self.lastOwnCommit = snapshot
         self.previouslyRegisteredExtensionNames = previouslyRegisteredExtensionNames
     }
 
