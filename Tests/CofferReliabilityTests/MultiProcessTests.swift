@@ -190,6 +190,36 @@ import Testing
         #expect(try connection.read { try counter($0) } == 111)
     }
 
+    @Test func preferencesReloadWhatAnotherProcessSetAndSayItWasExternal() throws {
+        let db = try open()
+        let preferences = try Preferences(database: db, suite: "app")
+        preferences.set("light", forKey: "theme")
+        preferences.set(1, forKey: "untouched")
+        try preferences.flush()
+        let heard = Locked<[Set<String>]>([])
+        let observer = NotificationCenter.default.addObserver(
+            forName: Preferences.didChangeNotification, object: preferences, queue: nil
+        ) { note in
+            guard note.userInfo?[Preferences.isExternalKey] as? Bool == true,
+                let keys = note.userInfo?[Preferences.changedKeysKey] as? Set<String>
+            else { return }
+            heard.withLock { $0.append(keys) }
+        }
+        defer { NotificationCenter.default.removeObserver(observer) }
+
+        let writer = try StressChild(
+            ["preference", "--database", url.path, "--suite", "app", "--key", "theme", "--value", "dark"],
+            environment: environment, logDirectory: directory.url)
+        try writer.waitForLine(startingWith: "done", timeout: .seconds(60))
+        try writer.waitForExit(timeout: .seconds(60))
+        // The other process's commit reaches this one as an external reset: every key is read
+        // back, and only the one that changed is announced, as external.
+        #expect(TestSupport.wait(timeout: .seconds(20)) { preferences.string(forKey: "theme") == "dark" })
+        #expect(TestSupport.wait(timeout: .seconds(20)) { heard.withLock { $0.contains { $0.contains("theme") } } })
+        #expect(heard.withLock { $0.allSatisfy { !$0.contains("untouched") } })
+        #expect(preferences.integer(forKey: "untouched") == 1)
+    }
+
     @Test func keyRotationIsRefusedWhileAnotherProcessHasTheFileOpen() throws {
         let db = try open()
         let connection = try db.newConnection()
