@@ -220,6 +220,38 @@ import Testing
         #expect(preferences.integer(forKey: "untouched") == 1)
     }
 
+    @Test func aNonPersistentViewIsRebuiltAfterAnotherProcessWritesAndNoProcessRebuildsForEver() throws {
+        let db = try open()
+        try db.register(
+            AutoView(
+                grouping: ViewGrouping.object(Int.self) { _, group in group = "all" },
+                sorting: ViewSorting.object(Int.self) { _, left, right in
+                    left.object < right.object
+                        ? .orderedAscending : left.object > right.object ? .orderedDescending : .orderedSame
+                },
+                versionTag: "1", allowedCollections: .only(["counters"]), isPersistent: false),
+            withName: "byValue")
+        let connection = try db.newConnection()
+        func shownCount() throws -> Int {
+            try connection.read { tx in
+                try tx.extension("byValue", as: ViewTransaction.self).numberOfItems(inGroup: "all")
+            }
+        }
+        try connection.readWrite { tx in try tx.setObject(0, forKey: "v0", inCollection: "counters") }
+        #expect(try shownCount() == 1)
+        // The other process keeps a non-persistent view too, and stays open: were a rebuild
+        // taken for a change of rows, each process's rebuild would start the other's.
+        let writer = try child(["--limit", "20", "--log", "--memory-view", "--hold"])
+        try writer.waitForLine(startingWith: "done", timeout: .seconds(60))
+        // "v0", "count" and "v1" … "v20".
+        #expect(TestSupport.wait(timeout: .seconds(20)) { (try? shownCount()) == 22 })
+        let settled = db.snapshot
+        Thread.sleep(forTimeInterval: 1)
+        #expect(db.snapshot == settled, "the processes went on rebuilding in turn")
+        #expect(try shownCount() == 22)
+        writer.killNow()
+    }
+
     @Test func keyRotationIsRefusedWhileAnotherProcessHasTheFileOpen() throws {
         let db = try open()
         let connection = try db.newConnection()

@@ -38,8 +38,9 @@ extension Database {
 
     /// Makes a committed changeset's snapshot the database's (inside the snapshot gate, right
     /// after SQLite's `COMMIT`).
-    func publish(_ changeset: Changeset, by committer: UInt64) {
+    func publish(_ changeset: Changeset, by committer: UInt64, changedRows: Bool) {
         state.withLock { state in
+            if changedRows { state.lastDataSnapshot = max(state.lastDataSnapshot, changeset.snapshot) }
             // Never backwards: with multi-process support, another process can commit between
             // this SQLite commit and its publication, and the watcher adopt that later number.
             state.snapshot = max(state.snapshot, changeset.snapshot)
@@ -54,11 +55,14 @@ extension Database {
     /// Moves the database to `snapshot`, read from the file, when another process committed it.
     /// - Returns: the snapshot of a transaction that read `snapshot` from the file (the later of
     ///   it and this process's last commit, which a process alone with the file does not write
-    ///   there), and the external reset when the database moved.
-    func noteExternalCommit(_ snapshot: UInt64) -> (readSnapshot: UInt64, reset: Changeset?) {
+    ///   there), and the external changeset when the database moved (see
+    ///   `DatabaseState.noteExternalCommit`).
+    func noteExternalCommit(
+        _ snapshot: UInt64, dataSnapshot: UInt64?
+    ) -> (readSnapshot: UInt64, external: Changeset?) {
         state.withLock { state in
-            let reset = state.noteExternalCommit(snapshot)
-            return (max(snapshot, state.lastOwnCommit), reset)
+            let external = state.noteExternalCommit(snapshot, dataSnapshot: dataSnapshot)
+            return (max(snapshot, state.lastOwnCommit), external)
         }
     }
 

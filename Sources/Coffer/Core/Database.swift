@@ -64,6 +64,9 @@ public final class Database: Sendable {
     let extensions = Locked(ExtensionRegistry())
     /// Runs asynchronous extension (un)registrations in request order.
     let extensionQueue = DispatchQueue(label: "coffer.database.extensions")
+    /// Whether a rebuild of the non-persistent extensions is queued on ``extensionQueue`` and
+    /// not started yet (external resets arriving meanwhile need no second one).
+    let memoryExtensionRebuildQueued = Locked(false)
     let defaultsStorage: Locked<ConnectionConfig>
 
     /// Serializes read-write transactions across all connections.
@@ -102,10 +105,15 @@ public final class Database: Sendable {
         do {
             let opened = try DatabaseOpener(url: url, options: options).open()
             var initialSnapshot = opened.snapshot
+            var dataSnapshot: UInt64 = 0
             do {
                 self.presenceLock = try ProcessPresenceLock(path: url.path, timeout: options.busyTimeout)
-                if options.multiProcessSupport, presenceLock.isShared {
-                    initialSnapshot = try Self.announceOpening(on: opened.handle, path: url.path)
+                if options.multiProcessSupport {
+                    if presenceLock.isShared {
+                        (initialSnapshot, dataSnapshot) = try Self.announceOpening(on: opened.handle, path: url.path)
+                    } else {
+                        dataSnapshot = try mapSQLite { try Self.readSnapshots(on: opened.handle).1 }
+                    }
                 }
             } catch {
                 opened.handle.close()
@@ -128,9 +136,10 @@ public final class Database: Sendable {
                 logger: logger)
             self.notifier = CommitNotifier(queue: DispatchQueue(label: "coffer.database.notifications"))
             self.openedSnapshot = initialSnapshot
-            self.state = Locked(
-                DatabaseState(
-                    snapshot: initialSnapshot, previouslyRegisteredExtensionNames: opened.extensionNames))
+            var state = DatabaseState(
+                snapshot: initialSnapshot, previouslyRegisteredExtensionNames: opened.extensionNames)
+            state.lastDataSnapshot = dataSnapshot
+            self.state = Locked(state)
             self.defaultsStorage = Locked(ConnectionConfig())
             extensions.withLock { $0.orphanCandidates = Set(opened.extensionNames) }
             if options.codableFormat != .json {
