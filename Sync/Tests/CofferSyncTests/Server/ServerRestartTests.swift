@@ -57,12 +57,13 @@ struct ServerRestartTests {
         }
     }
 
-    /// Runs `command` with /bin/sh and waits for it. posix_spawn and waitpid rather than
-    /// Foundation's Process, whose waitUntilExit never returned here once the command had
-    /// restarted the server.
+    /// Runs `command` with /bin/sh and waits for it.
+    ///
+    /// posix_spawn and waitpid rather than Foundation's Process, whose waitUntilExit never
+    /// returned here once the command had restarted the server.
     private func restart(with command: String) {
-        let arguments: [UnsafeMutablePointer<CChar>?] = ["/bin/sh", "-c", command].map { (text: String) in strdup(text)
-        }
+        let words = ["/bin/sh", "-c", command]
+        let arguments: [UnsafeMutablePointer<CChar>?] = words.map { (word: String) in strdup(word) }
         defer { arguments.forEach { free($0) } }
         var pid: pid_t = 0
         let spawned = posix_spawn(&pid, "/bin/sh", nil, nil, arguments + [nil], environ)
