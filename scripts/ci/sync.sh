@@ -22,7 +22,9 @@ if [ "$(id -u)" = 0 ]; then
     as_owner=(runuser -u postgres --)
 fi
 
-workdir="$(mktemp -d "${TMPDIR:-/tmp}/coffer-sync-pg.XXXXXX")"
+# In /tmp, not $TMPDIR: the `postgres` user must be able to reach it (and the socket path
+# must stay under 108 bytes).
+workdir="$(mktemp -d /tmp/coffer-sync-pg.XXXXXX)"
 data="$workdir/data"
 cleanup() {
     if [ -f "$data/postmaster.pid" ]; then
@@ -30,7 +32,8 @@ cleanup() {
     fi
     rm -rf "$workdir"
 }
-trap cleanup EXIT INT TERM
+trap cleanup EXIT
+trap 'exit 130' INT TERM
 [ "$(id -u)" = 0 ] && chown postgres "$workdir"
 chmod 700 "$workdir"
 

@@ -18,6 +18,9 @@ struct ServerErrors {
             let inner = error.closureError ?? error.commitError ?? error.beginError ?? error.rollbackError
             return inner.map(map) ?? SyncError.server(code: "transaction", message: "the transaction failed")
         case let error as PSQLError: return map(error)
+        case is PostgresDecodingError:
+            // Its cell bytes could be a row's ciphertext: say only what went wrong.
+            return SyncError.server(code: "decoding", message: "\(server) answered with unexpected column types")
         default: return SyncError.serverUnreachable(server: server, reason: "\(error)")
         }
     }
