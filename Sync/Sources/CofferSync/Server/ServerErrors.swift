@@ -58,7 +58,7 @@ struct ServerErrors {
         case "3F000", "42P01", "42883": return .schemaVersionMismatch(expected: ServerSchema.version, found: nil)
         case "CS001": return .schemaVersionMismatch(expected: ServerSchema.version, found: detail.flatMap { Int($0) })
         case "CS002":
-            guard let space else { return .server(code: state, message: message) }
+            guard let space else { return .server(code: state, message: "\(message) (\(server))") }
             return .spaceNotFound(space: space)
         case "CS003", "CS004": return .misuse(message)
         case "42501":
