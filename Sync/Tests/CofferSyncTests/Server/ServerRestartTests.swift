@@ -2,12 +2,6 @@ import CofferSync
 import Foundation
 import Testing
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// A real server restart (`pg_ctl restart`): the connection and the listener come back.
 ///
 /// Restarting the server breaks every other test's connections, so `scripts/ci/sync.sh` runs
@@ -57,22 +51,8 @@ struct ServerRestartTests {
         }
     }
 
-    /// Runs `command` with /bin/sh and waits for it.
-    ///
-    /// posix_spawn and waitpid rather than Foundation's Process, whose waitUntilExit never
-    /// returned here once the command had restarted the server.
+    /// Runs `command` (the cluster's restart) and checks that it succeeded.
     private func restart(with command: String) {
-        let words = ["/bin/sh", "-c", command]
-        let arguments: [UnsafeMutablePointer<CChar>?] = words.map { (word: String) in strdup(word) }
-        defer { arguments.forEach { free($0) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, "/bin/sh", nil, nil, arguments + [nil], environ)
-        guard spawned == 0 else {
-            Issue.record("posix_spawn failed: \(spawned)")
-            return
-        }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-        #expect(status == 0, "\(command)")
+        #expect(runShellCommand(command) == 0, "\(command)")
     }
 }
