@@ -2,9 +2,11 @@ import CofferSync
 import Foundation
 import Testing
 
-/// The test proxy between a device and the server: it forwards, pausing holds a call until
-/// resumed, severing fails the call in flight and the device reconnects, and a listener wakes
-/// again after a sever. The engine's flaky-network tests rely on each of these.
+/// What the test proxy does to a device's connection and listener.
+///
+/// It forwards; pausing holds a call until resumed; severing fails the call in flight and the
+/// device reconnects; a listener wakes again after a sever. The engine's flaky-network tests
+/// rely on each of these.
 @Suite(serverAvailable) struct TCPProxyTests {
     @Test func aDevicePushesAndPullsThroughTheProxy() async throws {
         try await SyncTestServer.withSpace { server in

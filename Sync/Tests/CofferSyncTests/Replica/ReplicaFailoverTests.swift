@@ -57,14 +57,13 @@ struct ReplicaFailoverTests {
 
             // With synchronous_commit = remote_apply an accepted push is already visible on the
             // standby, where the device's role (replicated with everything else) logs in too.
-            try await checkStandby(cluster, device: device, space: spaceID, holds: onPrimary)
+            try await checkStandby(cluster, device: device, space: spaceID, channel: channel, holds: onPrimary)
 
             // The primary goes away: the device's next call says the server is unreachable.
             #expect(runShellCommand(cluster.stopPrimary) == 0, "stopping the primary")
             let outage = await #expect(throws: SyncError.self) { try await connection.space() }
-            if let outage, case .serverUnreachable = outage {} else {
-                Issue.record("expected serverUnreachable during the outage, got \(String(describing: outage))")
-            }
+            let unreachable = if case .serverUnreachable? = outage { true } else { false }
+            #expect(unreachable, "expected serverUnreachable during the outage, got \(String(describing: outage))")
 
             #expect(try await promote(cluster.standby))
             try await front.redirect(toHost: cluster.standby.host, port: cluster.standby.port)
@@ -95,9 +94,10 @@ struct ReplicaFailoverTests {
         try await SyncServerAdmin(address: cluster.standby).dropSpace(spaceID: spaceID)
     }
 
-    /// Checks that the standby serves `rows` to the device and refuses its writes.
+    /// Checks that the standby serves `rows` to the device and refuses its writes and LISTEN.
     private func checkStandby(
-        _ cluster: ReplicaCluster, device: SyncTestServer.Device, space: UUID, holds rows: [ServerRow]
+        _ cluster: ReplicaCluster, device: SyncTestServer.Device, space: UUID, channel: String,
+        holds rows: [ServerRow]
     ) async throws {
         var onStandby = device.address
         onStandby.host = cluster.standby.host
@@ -109,10 +109,17 @@ struct ReplicaFailoverTests {
         let refusal = await #expect(throws: SyncError.self) {
             try await reader.push([PushRequest(row: testRow(99, version: 1, device: device.id), baseVersion: 0)])
         }
-        if let refusal, case .server(code: "25006", _) = refusal {} else {
-            Issue.record("expected a read-only refusal (25006), got \(String(describing: refusal))")
-        }
+        let readOnly = if case .server(code: "25006", _)? = refusal { true } else { false }
+        #expect(readOnly, "expected a read-only refusal (25006), got \(String(describing: refusal))")
         await reader.close()
+        // Nor can a listener listen there: LISTEN is refused during recovery.
+        let listenRefusal = await #expect(throws: PSQLError.self) {
+            try await SyncTestServer.withRawConnection(onStandby) { connection in
+                try await connection.query(PostgresQuery(unsafeSQL: "LISTEN \(channel)"), logger: Logger(label: "t"))
+                    .collect()
+            }
+        }
+        #expect(listenRefusal?.serverInfo?[.sqlState] == "25006")
     }
 
     /// Promotes the standby with `pg_promote()` (the admin role was granted EXECUTE on it),

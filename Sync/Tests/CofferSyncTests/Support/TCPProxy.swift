@@ -79,8 +79,9 @@ final class TCPProxy: Sendable {
         try await onLoop { $0.resume() }
     }
 
-    /// Closes every current connection, both sides, with a TCP reset (SO_LINGER 0), dropping
-    /// what was held; new connections are still accepted. Pausing stays as it was.
+    /// Closes every current connection, both sides, with a TCP reset (SO_LINGER 0).
+    ///
+    /// What was held is dropped; new connections are still accepted; pausing stays as it was.
     func sever() async throws {
         try await onLoop { $0.sever() }
     }
