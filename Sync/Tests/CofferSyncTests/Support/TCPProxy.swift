@@ -26,7 +26,16 @@ final class TCPProxy: Sendable {
     init(targetHost: String, targetPort: Int) async throws {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let loop = group.next()
-        let state = NIOLoopBound(TCPProxyState(targetHost: targetHost, targetPort: targetPort), eventLoop: loop)
+        // Bound to the loop, and so made on it.
+        let state: NIOLoopBound<TCPProxyState>
+        do {
+            state = try await loop.submit {
+                NIOLoopBound(TCPProxyState(targetHost: targetHost, targetPort: targetPort), eventLoop: loop)
+            }.get()
+        } catch {
+            try? await group.shutdownGracefully()
+            throw error
+        }
         let listener: any Channel
         do {
             listener = try await ServerBootstrap(group: loop)
