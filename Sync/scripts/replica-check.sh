@@ -75,7 +75,7 @@ start() {
 psql_on() {
     local port="$1"
     shift
-    "${as_owner[@]}" "$pg_bin/psql" -h "$workdir" -p "$port" -U postgres -d postgres -v ON_ERROR_STOP=1 -qAt "$@"
+    "${as_owner[@]}" "$pg_bin/psql" -h "$workdir" -p "$port" -U postgres -v ON_ERROR_STOP=1 -qAt "$@"
 }
 
 # The primary: initdb's defaults already stream WAL (wal_level = replica, max_wal_senders = 10)
@@ -84,13 +84,14 @@ psql_on() {
     --auth-local=trust --auth-host=scram-sha-256 -E UTF8 --locale=C.UTF-8 >"$workdir/initdb.log" 2>&1 ||
     { cat "$workdir/initdb.log" >&2; exit 1; }
 start "$primary" "$primary_port"
-# pg_promote() is for superusers unless granted: the test promotes as the admin role.
-psql_on "$primary_port" <<SQL
+psql_on "$primary_port" -d postgres <<SQL
 CREATE ROLE coffer_replicator LOGIN REPLICATION PASSWORD '$replicator_password';
 CREATE ROLE coffer_admin LOGIN CREATEROLE PASSWORD '$admin_password';
-GRANT EXECUTE ON FUNCTION pg_promote(boolean, integer) TO coffer_admin;
 CREATE DATABASE coffer_sync_test OWNER coffer_admin;
 SQL
+# pg_promote() is for superusers unless granted, and a function's grants belong to one database:
+# the test promotes as the admin role, connected to the sync database.
+psql_on "$primary_port" -d coffer_sync_test -c "GRANT EXECUTE ON FUNCTION pg_promote(boolean, integer) TO coffer_admin"
 
 # The standby: a base backup streamed from the primary; -R writes standby.signal and a
 # primary_conninfo from the connection string (which names the password file, not a password).
@@ -101,13 +102,13 @@ start "$standby" "$standby_port"
 
 # Synchronous from now on (set after the base backup, so the standby does not inherit it and
 # wait for a standby of its own once promoted): a commit returns once the standby applied it.
-psql_on "$primary_port" <<SQL
+psql_on "$primary_port" -d postgres >/dev/null <<SQL
 ALTER SYSTEM SET synchronous_standby_names = 'coffer_standby';
 ALTER SYSTEM SET synchronous_commit = 'remote_apply';
 SELECT pg_reload_conf();
 SQL
 for _ in $(seq 1 300); do
-    state="$(psql_on "$primary_port" -c "SELECT sync_state FROM pg_stat_replication WHERE application_name = 'coffer_standby'")"
+    state="$(psql_on "$primary_port" -d postgres -c "SELECT sync_state FROM pg_stat_replication WHERE application_name = 'coffer_standby'")"
     [ "$state" = sync ] && break
     sleep 0.1
 done

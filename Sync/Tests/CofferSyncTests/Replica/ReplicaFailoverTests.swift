@@ -125,10 +125,17 @@ struct ReplicaFailoverTests {
     /// Promotes the standby with `pg_promote()` (the admin role was granted EXECUTE on it),
     /// waiting until it accepts writes; whether it was promoted.
     private func promote(_ standby: SyncServerAddress) async throws -> Bool {
-        try await SyncTestServer.withRawConnection(standby) { connection in
-            let rows = try await connection.query("SELECT pg_promote(true, 60)", logger: Logger(label: "t"))
-            for try await promoted in rows.decode(Bool.self) { return promoted }
-            return false
+        do {
+            return try await SyncTestServer.withRawConnection(standby) { connection in
+                let rows = try await connection.query("SELECT pg_promote(true, 60)", logger: Logger(label: "t"))
+                for try await promoted in rows.decode(Bool.self) { return promoted }
+                return false
+            }
+        } catch let error as PSQLError {
+            // PSQLError's description hides the server's message; this query holds no secret.
+            throw SyncError.server(
+                code: error.serverInfo?[.sqlState] ?? "\(error.code)", message: error.serverInfo?[.message] ?? ""
+            )
         }
     }
 }
