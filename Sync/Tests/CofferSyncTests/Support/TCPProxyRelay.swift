@@ -79,7 +79,9 @@ final class TCPProxyState {
 /// One side of a proxied connection: forwards what it reads to the other side, or holds it
 /// while the proxy is paused or the other side is not up yet.
 final class TCPProxyRelay: ChannelInboundHandler {
+    /// Reads raw bytes from its socket.
     typealias InboundIn = ByteBuffer
+    /// Writes raw bytes to its socket (for the partner).
     typealias OutboundOut = ByteBuffer
 
     /// Whether this side faces the client (the other faces the target).
@@ -100,16 +102,19 @@ final class TCPProxyRelay: ChannelInboundHandler {
         self.isClientSide = isClientSide
     }
 
+    /// Registers this side with the proxy, so that pausing and severing reach it.
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
         state.register(self)
     }
 
+    /// Forgets this side once its channel is gone.
     func handlerRemoved(context: ChannelHandlerContext) {
         self.context = nil
         state.unregister(self)
     }
 
+    /// Queues what arrived and forwards it at once unless paused or without a partner yet.
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let bytes = unwrapInboundIn(data)
         held.append(bytes)
@@ -117,6 +122,7 @@ final class TCPProxyRelay: ChannelInboundHandler {
         forwardHeld()
     }
 
+    /// Passes the close on to the other side, after what was held.
     func channelInactive(context: ChannelHandlerContext) {
         state.unregister(self)
         // A close is news like any byte: held while paused, passed on in order otherwise.
@@ -124,6 +130,7 @@ final class TCPProxyRelay: ChannelInboundHandler {
         forwardHeld()
     }
 
+    /// Closes this side on a socket error (a reset from its peer, say); the close then travels on.
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         context.close(promise: nil)
     }
