@@ -74,7 +74,11 @@ public actor SyncServerConnection {
             return try await body(connection)
         } catch {
             let mapped = errors.map(error)
-            if let connection, connection.isClosed || mapped is CancellationError {
+            // postgres-nio may fail the query of a connection that broke before its channel
+            // reads as closed, so "unreachable" drops the connection too: the next call must
+            // reconnect rather than meet the dead one.
+            let lost = if case .serverUnreachable? = mapped as? SyncError { true } else { false }
+            if let connection, lost || connection.isClosed || mapped is CancellationError {
                 self.connection = nil
                 try? await connection.close()
             }
