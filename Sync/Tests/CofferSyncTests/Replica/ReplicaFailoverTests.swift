@@ -66,8 +66,9 @@ struct ReplicaFailoverTests {
             #expect(unreachable, "expected serverUnreachable during the outage, got \(String(describing: outage))")
 
             #expect(try await promote(cluster.standby))
-            try await front.redirect(toHost: cluster.standby.host, port: cluster.standby.port)
+            // Counted before the redirect: until then the listener has nowhere to reconnect to.
             let wakeUpsBeforeFailover = await wakeUps.count
+            try await front.redirect(toHost: cluster.standby.host, port: cluster.standby.port)
 
             // The same connection reconnects by its next call and finds every row unchanged…
             #expect(try await connection.pull(after: 0, limit: 100) == onPrimary)
