@@ -1,5 +1,7 @@
 import CofferSync
 import Foundation
+import Logging
+import PostgresNIO
 import Testing
 
 /// What the test proxy does to a device's connection and listener.
@@ -45,6 +47,27 @@ import Testing
                 #expect(try await value(of: push, within: .seconds(10)) == [.accepted(sequence: 1)])
                 #expect(try await proxy.heldByteCount() == 0)
                 await device.close()
+            }
+        }
+    }
+
+    @Test func aCloseWhilePausedReachesTheServerOnlyAfterResuming() async throws {
+        try await SyncTestServer.withSpace { server in
+            try await withTCPProxy(to: server.devices[0].address) { proxy in
+                let device = try await SyncServerConnection.connect(
+                    to: proxy.address(for: server.devices[0].address), space: server.spaceID
+                )
+                try await proxy.pause()
+                await device.close()
+                // The server still holds the device's session: the proxy kept the connection.
+                try await Task.sleep(for: .milliseconds(200))
+                #expect(try await sessions(of: server.devices[0].roleName, server: server) == 1)
+                #expect(try await proxy.connectionCount() == 1)
+
+                try await proxy.resume()
+                #expect(
+                    try await eventually { try await sessions(of: server.devices[0].roleName, server: server) == 0 })
+                #expect(try await proxy.connectionCount() == 0)
             }
         }
     }
@@ -128,6 +151,15 @@ import Testing
                 #expect(await eventually { await wakeUps.count >= 3 })
                 await writer.close()
             }
+        }
+    }
+
+    /// How many sessions `role` has on the server, counted by the admin.
+    private func sessions(of role: String, server: SyncTestServer) async throws -> Int {
+        try await server.withAdminConnection { connection in
+            try await connection.query(
+                "SELECT 1 FROM pg_stat_activity WHERE usename = \(role)", logger: Logger(label: "t")
+            ).collect().count
         }
     }
 }

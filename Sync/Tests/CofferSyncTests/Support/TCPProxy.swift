@@ -104,7 +104,8 @@ final class TCPProxy: Sendable {
         }
     }
 
-    /// How many client connections are open through the proxy.
+    /// How many client connections the proxy holds: open ones, and ones that closed while
+    /// paused (their close is passed on at `resume()`).
     func connectionCount() async throws -> Int {
         try await onLoop { $0.connectionCount }
     }

@@ -27,13 +27,13 @@ final class TCPProxyState {
         self.targetPort = targetPort
     }
 
-    /// How many client connections are open through the proxy.
+    /// How many client connections the proxy holds: open ones, and ones whose close is held.
     var connectionCount: Int { relays.values.filter(\.isClientSide).count }
 
     /// Records an open side of a connection.
     func register(_ relay: TCPProxyRelay) { relays[ObjectIdentifier(relay)] = relay }
 
-    /// Forgets a side of a connection that closed.
+    /// Forgets a side of a connection that closed and has passed its close on.
     func unregister(_ relay: TCPProxyRelay) { relays[ObjectIdentifier(relay)] = nil }
 
     /// Forwards everything held, and closes what closed while held.
@@ -50,6 +50,7 @@ final class TCPProxyState {
         let open = Array(relays.values)
         for relay in open { relay.armReset() }
         for relay in open { relay.close() }
+        for relay in open { relay.finish() }
     }
 
     /// Opens the upstream side of a connection just accepted on `loop`, pairing the two once
@@ -70,7 +71,9 @@ final class TCPProxyState {
                     upstream.value.partner = clientSide.value
                     clientSide.value.partner = upstream.value
                 case .failure:
-                    clientSide.value.reset()
+                    clientSide.value.armReset()
+                    clientSide.value.close()
+                    clientSide.value.finish()
                 }
             }
     }
@@ -108,10 +111,9 @@ final class TCPProxyRelay: ChannelInboundHandler {
         state.register(self)
     }
 
-    /// Forgets this side once its channel is gone.
+    /// Lets go of the channel; the proxy keeps this side until its close has been passed on.
     func handlerRemoved(context: ChannelHandlerContext) {
         self.context = nil
-        state.unregister(self)
     }
 
     /// Queues what arrived and forwards it at once unless paused or without a partner yet.
@@ -124,7 +126,6 @@ final class TCPProxyRelay: ChannelInboundHandler {
 
     /// Passes the close on to the other side, after what was held.
     func channelInactive(context: ChannelHandlerContext) {
-        state.unregister(self)
         // A close is news like any byte: held while paused, passed on in order otherwise.
         closedWhileHeld = true
         forwardHeld()
@@ -146,14 +147,14 @@ final class TCPProxyRelay: ChannelInboundHandler {
         if closedWhileHeld {
             closedWhileHeld = false
             partner.close()
+            finish()
         }
     }
 
-    /// Closes this side with a TCP reset rather than an orderly FIN, as a middlebox or a
-    /// crashed peer would.
-    func reset() {
-        armReset()
-        close()
+    /// Leaves the proxy's books and lets go of the partner (the two refer to each other).
+    func finish() {
+        state.unregister(self)
+        partner = nil
     }
 
     /// Makes this side's close a TCP reset (SO_LINGER 0) and drops what it held.
