@@ -1,0 +1,131 @@
+public import Coffer
+public import Foundation
+
+/// What one remote apply did.
+public struct SyncApplyReport: Sendable, Equatable {
+    /// Rows written or deleted locally (or whose merge kept the local write).
+    public var applied = 0
+    /// Rows already held at that version, or of collections this device does not sync.
+    public var skipped = 0
+    /// Rows refused: tampered or rolled back. Reported, never applied.
+    public var rejected: [SyncError] = []
+
+    /// An empty report.
+    public init() {}
+}
+
+/// One row pulled from the server, with the sequence number it was stored under.
+public struct PulledRow: Sendable, Hashable {
+    /// The sealed row.
+    public var row: SealedRow
+    /// The server's sequence number for it.
+    public var sequence: Int64
+
+    /// Pairs a sealed row with its sequence number.
+    public init(row: SealedRow, sequence: Int64) {
+        self.row = row
+        self.sequence = sequence
+    }
+}
+
+extension SyncReplica {
+    /// Applies rows pulled from the server in one local transaction marked remote, merging them
+    /// with unsent local writes, and advances the cursor to `cursor` (or the highest sequence of
+    /// `rows`) in the same transaction.
+    ///
+    /// A row that does not open (``SyncError/tampered(rowID:reason:)``) or is older than what the
+    /// device holds (``SyncError/rollbackDetected(rowID:held:served:)``) is reported in the
+    /// result and not applied; the cursor still moves past it.
+    ///
+    /// - Throws: Coffer's `DatabaseError` (nothing was applied), or what a merge handler threw.
+    public func apply(_ rows: [PulledRow], sealer: RowSealer, cursor: Int64? = nil) throws -> SyncApplyReport {
+        try connection.readWrite { tx in
+            try markRemote(tx)
+            var report = SyncApplyReport()
+            for pulled in rows { try applyOne(pulled.row, sealer: sealer, tx, &report) }
+            let highest = max(cursor ?? 0, rows.map(\.sequence).max() ?? 0)
+            if highest > (try SyncLocalStore.cursor(tx)) { try SyncLocalStore.setCursor(highest, tx) }
+            try SyncLocalStore.setInteger(clock.latest, tx, "clock")
+            return report
+        }
+    }
+
+    /// Opens, checks and merges one row into `tx`.
+    func applyOne(_ row: SealedRow, sealer: RowSealer, _ tx: ReadWriteTransaction, _ report: inout SyncApplyReport)
+        throws
+    {
+        let record: RowRecord
+        do {
+            record = try sealer.open(row)
+        } catch {
+            report.rejected.append(error)
+            return
+        }
+        guard let collection = collections[record.collection] else {
+            report.skipped += 1
+            return
+        }
+        let held = try SyncLocalStore.rowState(tx, collection: record.collection, key: record.key)
+        if let held, row.version < held.version {
+            report.rejected.append(
+                .rollbackDetected(rowID: row.rowID.description, held: held.version, served: row.version))
+            return
+        }
+        if let held, row.version == held.version {
+            report.skipped += 1
+            return
+        }
+        clock.receive(record.timestamp)
+        var state = SyncRowState(
+            rowID: row.rowID.bytes, version: row.version, timestamp: record.timestamp, pending: false,
+            deleted: record.isTombstone)
+        if let held, held.pending {
+            switch try resolve(held: held, remote: record, collection: collection, tx) {
+            case .keepLocal:
+                state.timestamp = held.timestamp
+                state.deleted = held.deleted
+                state.pending = true
+            case .keepRemote:
+                try writeRemote(record, collection: collection, tx)
+            case .write(let value):
+                if let value {
+                    let wire = try collection.encodeWire(value)
+                    try collection.writeWire(tx, record.key, wire.object, wire.metadata)
+                } else {
+                    try tx.removeObject(forKey: record.key, inCollection: record.collection)
+                }
+                state.timestamp = clock.now()
+                state.deleted = value == nil
+                state.pending = true
+                try tx.cloudCore(Self.queueName).add(
+                    CloudOperation(SyncUploadRequest(collection: record.collection, key: record.key)))
+            }
+        } else {
+            try writeRemote(record, collection: collection, tx)
+        }
+        try SyncLocalStore.setRowState(state, tx, collection: record.collection, key: record.key)
+        report.applied += 1
+    }
+
+    /// Runs the merge handler, skipping the decoding the default rule does not need.
+    private func resolve(
+        held: SyncRowState, remote: RowRecord, collection: SyncedCollection, _ tx: ReadWriteTransaction
+    ) throws -> SyncResolution {
+        guard let merge else { return remote.timestamp > held.timestamp ? .keepRemote : .keepLocal }
+        let localValue = held.deleted ? nil : try collection.readValue(tx, remote.key)
+        let remoteValue = try remote.object.map { try collection.decodeWire($0, remote.metadata) }
+        return try merge(
+            SyncConflict(
+                collection: remote.collection, key: remote.key, local: localValue, localTimestamp: held.timestamp,
+                remote: remoteValue, remoteTimestamp: remote.timestamp))
+    }
+
+    /// Writes (or deletes) the server's value locally.
+    private func writeRemote(_ record: RowRecord, collection: SyncedCollection, _ tx: ReadWriteTransaction) throws {
+        if let object = record.object {
+            try collection.writeWire(tx, record.key, object, record.metadata)
+        } else {
+            try tx.removeObject(forKey: record.key, inCollection: record.collection)
+        }
+    }
+}
