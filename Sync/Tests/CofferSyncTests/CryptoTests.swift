@@ -184,7 +184,8 @@ import Testing
         #expect(invalid(Data(file.prefix(file.count / 2))))
         #expect(invalid(Data("{}".utf8)))
         var document = try #require(JSONSerialization.jsonObject(with: file) as? [String: Any])
-        var payload = try #require(Data(base64Encoded: try #require(document["payload"] as? String)))
+        let encodedPayload = try #require(document["payload"] as? String)
+        var payload = try #require(Data(base64Encoded: encodedPayload))
         payload[payload.startIndex + 20] ^= 1
         document["payload"] = payload.base64EncodedString()
         #expect(invalid(try JSONSerialization.data(withJSONObject: document)))

@@ -7,7 +7,7 @@ import Testing
 
 /// The engine's loop against a server in memory: upload and pull, wake-ups, offline queueing,
 /// key checks and key rotation.
-@Suite struct SyncEngineTests {
+@Suite final class SyncEngineTests {
     let directory: SyncTestDirectory
     let key = SyncKey.random(epoch: 1)
     let spaceID = UUID()

@@ -6,7 +6,7 @@ import Testing
 
 /// Capture, remote apply and uploads of ``SyncReplica`` between devices exchanging sealed rows
 /// through a server in memory: merge, tombstones, echo, rollback, tampering, random runs.
-@Suite struct SyncReplicaTests {
+@Suite final class SyncReplicaTests {
     let directory: SyncTestDirectory
     let key = SyncKey.random(epoch: 1)
     let space = UUID()
@@ -99,6 +99,7 @@ import Testing
         _ = try a.upload(to: server)
         try b.pull(from: server)
         try a.set("from a", "k1")
+        Thread.sleep(forTimeInterval: 0.005)
         try b.set("from b", "k1")  // later by the clock: wins
         _ = try a.upload(to: server)
         _ = try b.upload(to: server)  // conflicts, merges (keeps its own), retries
@@ -108,6 +109,7 @@ import Testing
         #expect(try b.note("k1") == Note(text: "from b"))
 
         try b.set("b again", "k1")
+        Thread.sleep(forTimeInterval: 0.005)
         try a.set("a last", "k1")  // later: wins even though B pushes first
         _ = try b.upload(to: server)
         _ = try a.upload(to: server)
@@ -124,6 +126,7 @@ import Testing
         _ = try a.upload(to: server)
         try b.pull(from: server)
         try b.set("edit", "k1")  // earlier
+        Thread.sleep(forTimeInterval: 0.005)
         try a.set(nil, "k1")  // later delete
         _ = try a.upload(to: server)
         _ = try b.upload(to: server)

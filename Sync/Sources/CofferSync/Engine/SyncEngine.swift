@@ -83,9 +83,10 @@ public actor SyncEngine {
     /// returns when it finished.
     ///
     /// - Throws: The round's error (`SyncError`), for example `.serverUnreachable` when offline;
-    ///   `.misuse` when the engine is not running.
+    ///   `.misuse` when the engine is not running; the error that stopped it when it failed.
     public func syncNow() async throws {
         guard loop != nil else { throw SyncError.misuse("the sync engine is not running: call start()") }
+        if status.phase == .failed, let error = status.lastError { throw error }
         try await withCheckedThrowingContinuation { continuation in
             roundWaiters.append(continuation)
             wake.signal()

@@ -24,7 +24,8 @@ final class WakeSignal: Sendable {
     /// Returns once the flag is set (clearing it) or `timeout` passed.
     func wait(timeout: Duration) async {
         let timer = Task {
-            try? await Task.sleep(for: timeout)
+            // Cancelled when the wait ended another way: then it must not signal the next wait.
+            guard (try? await Task.sleep(for: timeout)) != nil else { return }
             signal()
         }
         defer { timer.cancel() }
