@@ -19,6 +19,9 @@ public enum SyncError: Error, Sendable, Hashable {
     /// The device's sync key does not open the space (another space's key, or an old epoch's
     /// key after a rotation this device cannot open): nothing was written.
     case syncKeyMismatch(space: UUID, epoch: Int)
+    /// The space moved to another key epoch (a rotation) since this device read it: nothing was
+    /// written. The device opens the new epoch's sealed key and pulls again from cursor 0.
+    case keyEpochChanged(space: UUID, expected: Int, current: Int)
     /// A row from the server failed authentication or does not match where it was stored.
     case tampered(rowID: String, reason: String)
     /// The server served a version of a row older than one this device already holds.
@@ -43,6 +46,8 @@ extension SyncError: LocalizedError {
         case .spaceNotFound(let space): "sync space \(space.uuidString) does not exist or is not this device's"
         case .syncKeyMismatch(let space, let epoch):
             "the sync key does not open space \(space.uuidString) at key epoch \(epoch); nothing was written"
+        case .keyEpochChanged(let space, let expected, let current):
+            "sync space \(space.uuidString) is at key epoch \(current), not \(expected); nothing was written"
         case .tampered(let rowID, let reason): "row \(rowID) from the server was rejected: \(reason)"
         case .rollbackDetected(let rowID, let held, let served):
             "the server served version \(served) of row \(rowID), older than version \(held) this device holds"

@@ -1,0 +1,42 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// Reads and writes `coffer_sync.rows` in bulk: one statement per batch, arrays as parameters.
+enum RowWriter {
+    /// Inserts or replaces `rows` (their `sequence` as given) in one statement.
+    static func upsert(_ rows: [ServerRow], space: UUID, on connection: PostgresConnection, logger: Logger)
+        async throws
+    {
+        try await connection.run(
+            """
+            INSERT INTO coffer_sync.rows (space_id, row_id, version, device_id, deleted, key_epoch, ciphertext, seq)
+            SELECT \(space), * FROM unnest(
+                \(rows.map { ByteBuffer(bytes: $0.rowID) })::bytea[], \(rows.map(\.version))::int8[],
+                \(rows.map(\.deviceID))::uuid[], \(rows.map(\.deleted))::bool[],
+                \(rows.map { Int32(clamping: $0.keyEpoch) })::int4[], \(rows.map { ByteBuffer(bytes: $0.ciphertext) })::bytea[],
+                \(rows.map(\.sequence))::int8[])
+            ON CONFLICT (space_id, row_id) DO UPDATE SET
+                version = excluded.version, device_id = excluded.device_id, deleted = excluded.deleted,
+                key_epoch = excluded.key_epoch, ciphertext = excluded.ciphertext, seq = excluded.seq
+            """,
+            logger: logger
+        )
+    }
+
+    /// Decodes rows selected as `row_id, version, device_id, deleted, key_epoch, ciphertext, seq`.
+    static func collect(_ rows: PostgresRowSequence) async throws -> [ServerRow] {
+        var result: [ServerRow] = []
+        for try await (rowID, version, device, deleted, epoch, ciphertext, sequence) in rows.decode(
+            (Data, Int64, UUID, Bool, Int, Data, Int64).self
+        ) {
+            result.append(
+                ServerRow(
+                    rowID: rowID, version: version, deviceID: device, deleted: deleted, keyEpoch: epoch,
+                    ciphertext: ciphertext, sequence: sequence
+                )
+            )
+        }
+        return result
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+import PostgresNIO
+
+extension SyncServerConnection {
+    /// The most rows one pull may ask for: bounds the memory a single answer takes.
+    public static let maximumPullLimit = 10_000
+
+    /// The space's current record: key epoch, key check, channel and last sequence number.
+    public func space() async throws -> SpaceInfo {
+        try await withSession { connection in
+            let rows = try await connection.query(
+                """
+                SELECT space_id, key_epoch, key_check, channel, last_seq
+                FROM coffer_sync.spaces WHERE space_id = \(spaceID)
+                """,
+                logger: logger
+            )
+            for try await (space, epoch, check, channel, last) in rows.decode((UUID, Int, Data, String, Int64).self) {
+                return SpaceInfo(spaceID: space, keyEpoch: epoch, keyCheck: check, channel: channel, lastSequence: last)
+            }
+            throw await missingSpaceError(connection)
+        }
+    }
+
+    /// Writes rows in one transaction, each only if the server still holds its base version.
+    ///
+    /// Requests are decided in order, as if one after the other: a later request may build on
+    /// an earlier one of the same batch. Accepted rows get sequence numbers in commit order
+    /// (the space's row is locked for the transaction) and the space's channel is notified on
+    /// commit. Throws `SyncError.keyEpochChanged` (nothing written) when a row is sealed under
+    /// another epoch than the space's current one, and `.misuse` for a malformed request.
+    public func push(_ requests: [PushRequest]) async throws -> [PushOutcome] {
+        try PushPlan.validate(requests)
+        guard !requests.isEmpty else { return [] }
+        return try await withSession { connection in
+            try await connection.withTransaction(logger: logger) { connection in
+                try await push(requests, on: connection)
+            }
+        }
+    }
+
+    private func push(_ requests: [PushRequest], on connection: PostgresConnection) async throws -> [PushOutcome] {
+        let locked = try await connection.query(
+            "SELECT last_seq, key_epoch, channel FROM coffer_sync.spaces WHERE space_id = \(spaceID) FOR UPDATE",
+            logger: logger
+        )
+        var space: (last: Int64, epoch: Int, channel: String)?
+        for try await row in locked.decode((Int64, Int, String).self) { space = row }
+        guard let space else { throw await missingSpaceError(connection) }
+        if let stale = requests.first(where: { $0.row.keyEpoch != space.epoch }) {
+            throw SyncError.keyEpochChanged(space: spaceID, expected: stale.row.keyEpoch, current: space.epoch)
+        }
+
+        let ids = Array(Set(requests.map(\.row.rowID)))
+        var stored: [Data: Int64] = [:]
+        let versions = try await connection.query(
+            """
+            SELECT row_id, version FROM coffer_sync.rows
+            WHERE space_id = \(spaceID) AND row_id = ANY(\(ids.map { ByteBuffer(bytes: $0) }))
+            FOR UPDATE
+            """,
+            logger: logger
+        )
+        for try await (rowID, version) in versions.decode((Data, Int64).self) { stored[rowID] = version }
+
+        let plan = PushPlan(requests: requests, storedVersions: stored, lastSequence: space.last)
+        var current: [Data: ServerRow] = [:]
+        if !plan.storedConflictIDs.isEmpty {
+            for row in try await rows(matching: plan.storedConflictIDs, on: connection) { current[row.rowID] = row }
+        }
+        if !plan.writes.isEmpty {
+            try await RowWriter.upsert(plan.writes, space: spaceID, on: connection, logger: logger)
+            try await connection.run(
+                "UPDATE coffer_sync.spaces SET last_seq = \(plan.lastSequence) WHERE space_id = \(spaceID)",
+                logger: logger
+            )
+            try await connection.run("SELECT pg_notify(\(space.channel), '')", logger: logger)
+        }
+        return try plan.decisions.map { decision in
+            switch decision {
+            case .accepted(let sequence): return .accepted(sequence: sequence)
+            case .conflictWith(let row): return .conflict(current: row)
+            case .conflictWithStored(let rowID):
+                // The row was seen at a version under the lock; it cannot have gone since.
+                guard let row = current[rowID] else {
+                    throw SyncError.server(code: "internal", message: "row \(rowID.syncHex) vanished during a push")
+                }
+                return .conflict(current: row)
+            }
+        }
+    }
+
+    /// The stored rows with these ids.
+    private func rows(matching ids: [Data], on connection: PostgresConnection) async throws -> [ServerRow] {
+        let rows = try await connection.query(
+            """
+            SELECT row_id, version, device_id, deleted, key_epoch, ciphertext, seq FROM coffer_sync.rows
+            WHERE space_id = \(spaceID) AND row_id = ANY(\(ids.map { ByteBuffer(bytes: $0) }))
+            """,
+            logger: logger
+        )
+        return try await RowWriter.collect(rows)
+    }
+
+    /// Up to `limit` rows written after `cursor` (a sequence number; 0 for all), in order.
+    ///
+    /// The next pull passes the last row's `sequence`.
+    ///
+    /// A pull never skips a row: sequence numbers are assigned under the space's lock in
+    /// commit order, so a row committed later always has a higher number.
+    public func pull(after cursor: Int64, limit: Int) async throws -> [ServerRow] {
+        guard (1...Self.maximumPullLimit).contains(limit) else {
+            throw SyncError.misuse("a pull asks for 1 to \(Self.maximumPullLimit) rows, not \(limit)")
+        }
+        return try await withSession { connection in
+            let rows = try await RowWriter.collect(
+                connection.query(
+                    """
+                    SELECT row_id, version, device_id, deleted, key_epoch, ciphertext, seq FROM coffer_sync.rows
+                    WHERE space_id = \(spaceID) AND seq > \(cursor) ORDER BY seq LIMIT \(limit)
+                    """,
+                    logger: logger
+                )
+            )
+            // Row security shows a revoked device an empty space rather than an error: tell them apart.
+            if rows.isEmpty {
+                let me = try await ServerChecks.whoami(connection, logger: logger)
+                guard let me, me.space == spaceID, !me.revoked else { throw await missingSpaceError(connection) }
+            }
+            return rows
+        }
+    }
+}
