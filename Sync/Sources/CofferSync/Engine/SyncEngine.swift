@@ -44,7 +44,7 @@ public actor SyncEngine {
         }
         self.init(
             replica: replica, credentials: credentials, logger: logger, pollInterval: pollInterval,
-            transport: PostgresTransport.connect)
+            transport: PostgresTransport.factory(logger: logger))
     }
 
     init(

@@ -79,7 +79,10 @@ extension SyncReplica {
         var state = SyncRowState(
             rowID: row.rowID.bytes, version: row.version, timestamp: record.timestamp, pending: false,
             deleted: record.isTombstone)
-        if let held, held.pending {
+        if let held, held.pending, held.timestamp == record.timestamp {
+            // This device's own write, stored by a push whose answer was lost: nothing to merge.
+            state.deleted = held.deleted
+        } else if let held, held.pending {
             switch try resolve(held: held, remote: record, collection: collection, tx) {
             case .keepLocal:
                 state.timestamp = held.timestamp
