@@ -19,7 +19,7 @@ final class TestDevice {
     let database: Database
     let replica: SyncReplica
     let connection: Connection
-    let deviceID = UUID()
+    let deviceID: UUID
     let sealer: RowSealer
 
     static let collections: [SyncedCollection] = [
@@ -39,6 +39,16 @@ final class TestDevice {
         replica = try SyncReplica(database: database, collections: Self.collections, merge: merge)
         connection = try database.newConnection()
         sealer = RowSealer(syncKey: key, spaceID: space)
+        deviceID = UUID()
+    }
+
+    /// The same database and replica with the identity of stored credentials.
+    init(rebinding other: TestDevice, to credentials: SyncDeviceCredentials) throws {
+        database = other.database
+        replica = other.replica
+        connection = other.connection
+        deviceID = credentials.deviceID
+        sealer = RowSealer(syncKey: credentials.syncKey, spaceID: credentials.spaceID)
     }
 
     /// Uploads everything queued, merging conflicts, until the queue is empty.
