@@ -47,15 +47,15 @@ import Testing
 
     /// A new space with its first device, and `others` devices enrolled and joined through
     /// enrollment files.
-    func space(others: Int) async throws -> [TestDevice] {
-        let first = try TestDevice(directory: directory.url, name: "first", key: .random(epoch: 1), space: UUID())
+    func space(others: Int, name: String = "first") async throws -> [TestDevice] {
+        let first = try TestDevice(directory: directory.url, name: name, key: .random(epoch: 1), space: UUID())
         let credentials = try await SyncSetup.createSpace(replica: first.replica, admin: try admin, logger: logger)
         var devices = [try TestDevice(rebinding: first, to: credentials)]
         for index in 0..<others {
             let file = try await SyncSetup.enrollDevice(
                 from: first.replica, passphrase: Data("pass \(index)".utf8), parameters: Self.cheap, logger: logger)
             let joining = try TestDevice(
-                directory: directory.url, name: "joined\(index)", key: .random(epoch: 1), space: UUID())
+                directory: directory.url, name: "\(name)-joined\(index)", key: .random(epoch: 1), space: UUID())
             let joined = try SyncSetup.join(
                 replica: joining.replica, enrollmentFile: file, passphrase: Data("pass \(index)".utf8))
             devices.append(try TestDevice(rebinding: joining, to: joined))
@@ -141,7 +141,7 @@ import Testing
     @Test func tamperingOnTheServerIsRejectedAndReported() async throws {
         let devices = try await space(others: 1)
         let (a, b) = (devices[0], devices[1])
-        let other = try await space(others: 0)[0]
+        let other = try await space(others: 0, name: "other")[0]
         let engineA = try engine(a)
         let engineOther = try engine(other)
         await engineA.start()
@@ -175,7 +175,7 @@ import Testing
                 "UPDATE coffer_sync.rows SET version = version + 1 WHERE space_id = \(space) AND row_id = \(id("relabel"))",
                 logger: logger)
             try await connection.query(
-                "UPDATE coffer_sync.rows SET space_id = \(space) WHERE space_id = \(otherSpace)", logger: logger)
+                "UPDATE coffer_sync.rows SET space_id = \(space), seq = seq + 1000 WHERE space_id = \(otherSpace)", logger: logger)
         }
 
         let engineB = try engine(b)
@@ -183,7 +183,10 @@ import Testing
         try await engineB.syncNow()
         let status = await engineB.currentStatus()
         #expect(status.rejectedRows == 5)
-        if case .tampered = status.lastError {} else { Issue.record("expected a tampered row, got \(String(describing: status.lastError))") }
+        guard case .tampered = status.lastRejection else {
+            Issue.record("expected a tampered row, got \(String(describing: status.lastRejection))")
+            return
+        }
         #expect(try b.notes() == ["good": "value of good"])
         await engineB.stop()
         try await drop(a)

@@ -17,6 +17,8 @@ extension SyncEngine {
                 for waiter in finished { waiter.resume() }
                 await wake.wait(timeout: pollInterval)
             } catch {
+                // Stopping cancels the round: not a failure to report.
+                if Task.isCancelled { return }
                 let failure = Self.syncError(error)
                 status.lastError = failure
                 let finished = Array(roundWaiters.prefix(waiting))
@@ -144,7 +146,7 @@ extension SyncEngine {
 
     func reportRejected(_ error: SyncError) {
         status.rejectedRows += 1
-        status.lastError = error
+        status.lastRejection = error
         logger.error("sync rejected a row from the server", metadata: ["error": "\(error.localizedDescription)"])
     }
 }

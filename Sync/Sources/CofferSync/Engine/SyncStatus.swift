@@ -33,8 +33,10 @@ public struct SyncStatus: Sendable, Equatable {
     public var serverSequence: Int64 = 0
     /// The last error, cleared by the next successful round.
     public var lastError: SyncError?
-    /// Rows refused since the engine started (tampered, rolled back).
+    /// Rows refused since the engine started (tampered, rolled back): reported, never applied.
     public var rejectedRows = 0
+    /// Why the last refused row was refused (kept across rounds, unlike ``lastError``).
+    public var lastRejection: SyncError?
 
     /// The part of the space applied so far, 0...1 (1 when the space is empty).
     public var progress: Double {
