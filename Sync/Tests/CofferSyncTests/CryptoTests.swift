@@ -165,7 +165,9 @@ import Testing
         #expect(opened.password == "role-secret-42" && opened.username == "coffer_device_1" && opened.port == 5432)
         #expect(opened.deviceKey.publicKey == original.deviceKey.publicKey)
         #expect(opened.syncKey.epoch == 1)
-        #expect(SpaceCheck.matches(SpaceCheck.keyCheck(syncKey: key, spaceID: space), syncKey: opened.syncKey, spaceID: space))
+        #expect(
+            SpaceCheck.matches(
+                SpaceCheck.keyCheck(syncKey: key, spaceID: space), syncKey: opened.syncKey, spaceID: space))
         #expect(!"\(opened)".contains("role-secret-42"))
     }
 

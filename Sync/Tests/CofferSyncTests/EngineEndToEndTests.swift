@@ -175,7 +175,8 @@ import Testing
                 "UPDATE coffer_sync.rows SET version = version + 1 WHERE space_id = \(space) AND row_id = \(id("relabel"))",
                 logger: logger)
             try await connection.query(
-                "UPDATE coffer_sync.rows SET space_id = \(space), seq = seq + 1000 WHERE space_id = \(otherSpace)", logger: logger)
+                "UPDATE coffer_sync.rows SET space_id = \(space), seq = seq + 1000 WHERE space_id = \(otherSpace)",
+                logger: logger)
         }
 
         let engineB = try engine(b)

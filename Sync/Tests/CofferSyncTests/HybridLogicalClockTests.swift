@@ -22,9 +22,15 @@ import Testing
     @Test func ordersByClockThenDevice() {
         let low = UUID(uuidString: "00000000-0000-0000-0000-000000000001")!
         let high = UUID(uuidString: "F0000000-0000-0000-0000-000000000000")!
-        #expect(HybridTimestamp(physical: 5, counter: 0, device: high) < HybridTimestamp(physical: 5, counter: 1, device: low))
-        #expect(HybridTimestamp(physical: 5, counter: 1, device: low) < HybridTimestamp(physical: 5, counter: 1, device: high))
-        #expect(HybridTimestamp(physical: 4, counter: 9, device: high) < HybridTimestamp(physical: 5, counter: 0, device: low))
+        #expect(
+            HybridTimestamp(physical: 5, counter: 0, device: high)
+                < HybridTimestamp(physical: 5, counter: 1, device: low))
+        #expect(
+            HybridTimestamp(physical: 5, counter: 1, device: low)
+                < HybridTimestamp(physical: 5, counter: 1, device: high))
+        #expect(
+            HybridTimestamp(physical: 4, counter: 9, device: high)
+                < HybridTimestamp(physical: 5, counter: 0, device: low))
     }
 
     @Test func monotonicWhenTheWallStallsOrGoesBack() {

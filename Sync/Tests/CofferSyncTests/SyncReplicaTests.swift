@@ -46,8 +46,12 @@ import Testing
         let report = try b.pull(from: server)
         #expect(report.applied == 2 && report.rejected.isEmpty)
         #expect(try b.note("k1") == Note(text: "hello"))
-        #expect(try b.connection.read { try $0.metadata(forKey: "k1", inCollection: "notes", as: Tag.self) } == Tag(label: "red"))
-        #expect(try b.connection.read { try $0.object(forKey: "p", inCollection: "plain", as: String.self) } == "plain value")
+        #expect(
+            try b.connection.read { try $0.metadata(forKey: "k1", inCollection: "notes", as: Tag.self) }
+                == Tag(label: "red"))
+        #expect(
+            try b.connection.read { try $0.object(forKey: "p", inCollection: "plain", as: String.self) }
+                == "plain value")
         #expect(try b.replica.cursor() == 2)
     }
 

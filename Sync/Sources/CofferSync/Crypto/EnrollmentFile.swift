@@ -44,7 +44,8 @@ public enum EnrollmentFile {
         } catch let error as SyncError {
             throw error
         } catch {
-            throw SyncError.misuse("the enrollment could not be sealed: an empty passphrase or bad key derivation parameters")
+            throw SyncError.misuse(
+                "the enrollment could not be sealed: an empty passphrase or bad key derivation parameters")
         }
     }
 

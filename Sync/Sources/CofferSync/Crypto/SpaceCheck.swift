@@ -18,7 +18,8 @@ public enum SpaceCheck {
         var message = ByteWriter()
         message.append(spaceID)
         message.append(UInt32(truncatingIfNeeded: syncKey.epoch))
-        return HMAC<SHA256>.isValidAuthenticationCode(stored, authenticating: message.data, using: syncKey.subkeys.check)
+        return HMAC<SHA256>.isValidAuthenticationCode(
+            stored, authenticating: message.data, using: syncKey.subkeys.check)
     }
 
     /// The LISTEN/NOTIFY channel of `spaceID` for this epoch: `coffer_` and 32 hex digits of a

@@ -1,8 +1,9 @@
 public import Foundation
 
-/// Everything one device needs to sync one space: who it is, the space's key, its key pair, and
-/// how it logs in to the server. Kept in the device's own encrypted database, carried to a new
-/// device in an enrollment file, and never sent anywhere else.
+/// Everything one device needs to sync one space: its identity, keys and server login.
+///
+/// Kept in the device's own encrypted database, carried to a new device in an enrollment file,
+/// and never sent anywhere else.
 public struct SyncDeviceCredentials: Sendable, CustomStringConvertible {
     /// The space the device syncs.
     public var spaceID: UUID

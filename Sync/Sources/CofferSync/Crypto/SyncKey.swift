@@ -1,10 +1,9 @@
 import Crypto
 public import Foundation
 
-/// The secret every device of a space shares for one key epoch: it derives row ids, seals rows,
-/// and proves itself with the space's key check. It never leaves the devices in clear.
+/// The secret every device of a space shares for one key epoch, which never leaves them in clear.
 ///
-/// Held as a swift-crypto `SymmetricKey` (which wipes its storage when released); its
+/// It derives row ids, seals rows, and proves itself with the space's key check. Held as a swift-crypto `SymmetricKey` (which wipes its storage when released); its
 /// description never shows the bytes.
 public struct SyncKey: Sendable, CustomStringConvertible {
     /// The size of a sync key, in bytes.

@@ -59,7 +59,7 @@ extension ServerRow {
 }
 
 extension PulledRow {
-    /// A row the server returned. Throws `SyncError.tampered` for a row id that is not 32 bytes.
+    /// A row the server returned; `SyncError.tampered` for a row id that is not 32 bytes.
     init(_ row: ServerRow) throws(SyncError) {
         self.init(
             row: SealedRow(

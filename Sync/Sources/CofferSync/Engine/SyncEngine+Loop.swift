@@ -52,7 +52,9 @@ extension SyncEngine {
 
     static func syncError(_ error: any Error) -> SyncError {
         if let error = error as? SyncError { return error }
-        if let error = error as? DatabaseError { return .misuse("the local database failed: \(error.localizedDescription)") }
+        if let error = error as? DatabaseError {
+            return .misuse("the local database failed: \(error.localizedDescription)")
+        }
         return .serverUnreachable(server: "sync server", reason: "\(type(of: error))")
     }
 
@@ -83,8 +85,10 @@ extension SyncEngine {
         return transport
     }
 
-    /// Checks the device's key against the space's; after a rotation, opens the new epoch's key
-    /// and starts over from cursor 0. Nothing is written before the check passes.
+    /// Checks the device's key against the space's, following a rotation to the new key.
+    ///
+    /// After a rotation it opens the new epoch's key and starts over from cursor 0. Nothing is
+    /// written before the check passes.
     func followEpoch(_ space: SpaceState, _ transport: any SyncTransport) async throws {
         if space.keyEpoch == credentials.syncKey.epoch {
             guard SpaceCheck.matches(space.keyCheck, syncKey: credentials.syncKey, spaceID: credentials.spaceID) else {

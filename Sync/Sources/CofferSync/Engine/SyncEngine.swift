@@ -67,9 +67,10 @@ public actor SyncEngine {
         return status
     }
 
-    /// Starts syncing in the background: connects, then uploads and pulls whenever a local
-    /// commit queues work, the server notifies, or the poll interval passes. Does nothing if
-    /// already running.
+    /// Starts syncing in the background; does nothing if already running.
+    ///
+    /// The engine connects, then uploads and pulls whenever a local commit queues work, the
+    /// server notifies, or the poll interval passes.
     public func start() {
         guard loop == nil else { return }
         status.phase = .connecting

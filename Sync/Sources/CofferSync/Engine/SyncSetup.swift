@@ -77,10 +77,12 @@ public enum SyncSetup {
         return credentials
     }
 
-    /// Revokes a device: makes the next epoch's key, seals it to every other live device,
-    /// re-seals every row of the space under it (versions kept, new row ids), and replaces the
-    /// space's rows, key check and channel and revokes the device's role in one server
-    /// transaction. This device adopts the new key at once; the others when they next sync.
+    /// Revokes a device, rotating the space's key so that it cannot read what comes next.
+    ///
+    /// Makes the next epoch's key, seals it to every other live device, re-seals every row of
+    /// the space under it (versions kept, new row ids), and replaces the space's rows, key check
+    /// and channel and revokes the device's role in one server transaction. This device adopts
+    /// the new key at once; the others when they next sync.
     ///
     /// Rows pushed by other devices between this device's reading of the space and the
     /// rotation are dropped by the rotation; their writers still hold them.
@@ -97,7 +99,9 @@ public enum SyncSetup {
         let space = try await connection.space()
         guard space.keyEpoch == mine.syncKey.epoch,
             SpaceCheck.matches(space.keyCheck, syncKey: mine.syncKey, spaceID: mine.spaceID)
-        else { throw SyncError.keyEpochChanged(space: mine.spaceID, expected: mine.syncKey.epoch, current: space.keyEpoch) }
+        else {
+            throw SyncError.keyEpochChanged(space: mine.spaceID, expected: mine.syncKey.epoch, current: space.keyEpoch)
+        }
         let oldSealer = RowSealer(syncKey: mine.syncKey, spaceID: mine.spaceID)
         let next = SyncKey.random(epoch: mine.syncKey.epoch + 1)
         let newSealer = RowSealer(syncKey: next, spaceID: mine.spaceID)

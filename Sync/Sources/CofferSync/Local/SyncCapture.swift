@@ -1,10 +1,11 @@
 import Coffer
 import Foundation
 
-/// The extension that captures local writes to the synced collections: in the committing
-/// transaction it marks each changed row pending (stamped by the clock) and queues an upload
-/// operation in the sync queue (a CloudCore registration). A transaction marked remote (a
-/// remote apply) is ignored, so nothing is echoed back.
+/// The extension that captures local writes to the synced collections for upload.
+///
+/// In the committing transaction it marks each changed row pending (stamped by the clock) and
+/// queues an upload operation in the sync queue (a CloudCore registration). A transaction
+/// marked remote (a remote apply) is ignored, so nothing is echoed back.
 struct SyncCapture: DatabaseExtension {
     let replica: SyncReplica
 

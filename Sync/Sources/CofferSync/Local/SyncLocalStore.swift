@@ -24,7 +24,8 @@ enum SyncLocalStore {
     }
 
     static func rowState(_ tx: ReadTransaction, collection: String, key: String) throws -> SyncRowState? {
-        try tx.object(forKey: stateKey(collection: collection, key: key), inCollection: rowsCollection, as: SyncRowState.self)
+        try tx.object(
+            forKey: stateKey(collection: collection, key: key), inCollection: rowsCollection, as: SyncRowState.self)
     }
 
     static func setRowState(_ state: SyncRowState, _ tx: ReadWriteTransaction, collection: String, key: String) throws {

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// Two writes of one row that met: the device's own unsent write and one from the server.
 public struct SyncConflict: Sendable {
@@ -34,8 +34,9 @@ public typealias SyncMergeHandler = @Sendable (SyncConflict) throws -> SyncResol
 
 /// The merge rules the package ships.
 public enum SyncMerge {
-    /// Last writer wins: the write with the later ``HybridTimestamp`` (clock value, then device id)
-    /// stays. A deletion is a write like any other: a later write brings the row back, an
+    /// Last writer wins: the write with the later ``HybridTimestamp`` stays.
+    ///
+    /// Timestamps compare by clock value, then by device id. A deletion is a write like any other: a later write brings the row back, an
     /// earlier one never does.
     public static let lastWriterWins: SyncMergeHandler = { conflict in
         conflict.remoteTimestamp > conflict.localTimestamp ? .keepRemote : .keepLocal

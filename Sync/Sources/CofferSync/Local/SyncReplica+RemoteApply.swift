@@ -1,5 +1,5 @@
-public import Coffer
-public import Foundation
+import Coffer
+import Foundation
 
 /// What one remote apply did.
 public struct SyncApplyReport: Sendable, Equatable {
@@ -7,7 +7,7 @@ public struct SyncApplyReport: Sendable, Equatable {
     public var applied = 0
     /// Rows already held at that version, or of collections this device does not sync.
     public var skipped = 0
-    /// Rows refused: tampered or rolled back. Reported, never applied.
+    /// Rows refused (tampered or rolled back): reported, never applied.
     public var rejected: [SyncError] = []
 
     /// An empty report.

@@ -1,5 +1,5 @@
-public import Foundation
 import Coffer
+public import Foundation
 
 /// One row ready to push: sealed as the next version of the one it was based on.
 public struct PreparedUpload: Sendable, Hashable {

@@ -1,9 +1,11 @@
 public import Coffer
-public import Foundation
+import Foundation
 
-/// The local half of sync for one database: the synced collections, the clock, the merge rule,
-/// the upload queue and the capture extension, and the transactions that record local writes,
-/// apply remote rows and settle uploads. It talks to no server; ``SyncEngine`` moves its rows.
+/// The local half of sync for one database; it talks to no server (``SyncEngine`` moves its rows).
+///
+/// It holds the synced collections, the clock, the merge rule, the upload queue and the capture
+/// extension, and runs the transactions that record local writes, apply remote rows and settle
+/// uploads.
 public final class SyncReplica: Sendable {
     /// The registration name of the upload queue (a CloudCore extension).
     public static let queueName = "coffer_sync_queue"
@@ -22,9 +24,11 @@ public final class SyncReplica: Sendable {
     let connection: Connection
     var queueName: String { Self.queueName }
 
-    /// Prepares `database` for syncing `collections`: registers the reserved collections'
-    /// serializers, the upload queue and the capture extension. Rows already in the collections
-    /// when the capture is first registered are queued for upload.
+    /// Prepares `database` for syncing `collections`.
+    ///
+    /// Registers the reserved collections' serializers, the upload queue and the capture
+    /// extension. Rows already in the collections when the capture is first registered are
+    /// queued for upload.
     ///
     /// - Parameter merge: Decides conflicts between an unsent local write and a server write;
     ///   nil for ``SyncMerge/lastWriterWins``.

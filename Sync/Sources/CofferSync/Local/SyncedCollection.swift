@@ -1,5 +1,5 @@
-public import Coffer
-public import Foundation
+import Coffer
+import Foundation
 
 /// Declares one collection to sync and the Codable types of its objects and metadata, so values
 /// travel in Coffer's binary Codable format whatever serializer chain each device uses locally.
@@ -34,7 +34,9 @@ public struct SyncedCollection: Sendable {
         self.readValue = readValue
         readWire = { tx, key in
             guard let value = try readValue(tx, key), let object = value.object as? O else { return nil }
-            return (try BinaryEncoder().encode(object), try (value.metadata as? M).map { try BinaryEncoder().encode($0) })
+            return (
+                try BinaryEncoder().encode(object), try (value.metadata as? M).map { try BinaryEncoder().encode($0) }
+            )
         }
         let decodeWire: @Sendable (Data, Data?) throws -> SyncValue = { objectBytes, metadataBytes in
             let object = try BinaryDecoder().decode(O.self, from: objectBytes)
