@@ -190,6 +190,23 @@ import Testing
         #expect(try b.replica.cursor() == 4)
     }
 
+    @Test func rowsOfALaterEpochStopTheApplyUntilTheKeyIsAdopted() throws {
+        let a = try device("a")
+        let b = try device("b")
+        let next = SyncKey.random(epoch: 2)
+        let later = RowSealer(syncKey: next, spaceID: space)
+        let record = RowRecord(
+            collection: "notes", key: "k1", object: try BinaryEncoder().encode(Note(text: "new epoch")), metadata: nil,
+            timestamp: a.replica.clock.now())
+        let row = PulledRow(row: try later.seal(record, version: 1, deviceID: a.deviceID), sequence: 1)
+        #expect(throws: SyncError.keyEpochChanged(space: space, expected: 1, current: 2)) {
+            try b.replica.apply([row], sealer: b.sealer)
+        }
+        #expect(try b.replica.cursor() == 0)
+        #expect(try b.replica.apply([row], sealer: later).applied == 1)
+        #expect(try b.note("k1") == Note(text: "new epoch"))
+    }
+
     @Test func rowsWrittenBeforeSyncAreQueuedOnce() throws {
         var options = DatabaseOptions()
         options.key = .raw(Data(repeating: 0x42, count: 32))

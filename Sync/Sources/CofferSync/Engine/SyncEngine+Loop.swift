@@ -127,6 +127,12 @@ extension SyncEngine {
             }
             let report = try replica.finish(batch, outcomes: outcomes, sealer: sealer)
             report.rejected.forEach(reportRejected)
+            let accepted = outcomes.contains { if case .accepted = $0 { true } else { false } }
+            // A server answering every push with a conflict this device cannot merge (a version
+            // it already holds, or a refused row) would otherwise keep this loop going.
+            guard accepted || report.applied > 0 || batch.uploads.isEmpty else {
+                throw SyncError.server(code: "conflict", message: "the server refused every push without a newer row")
+            }
             logger.debug("sync pushed", metadata: ["rows": "\(batch.uploads.count)"])
         }
     }

@@ -37,9 +37,14 @@ extension SyncReplica {
     /// device holds (``SyncError/rollbackDetected(rowID:held:served:)``) is reported in the
     /// result and not applied; the cursor still moves past it.
     ///
-    /// - Throws: Coffer's `DatabaseError` (nothing was applied), or what a merge handler threw.
+    /// - Throws: `SyncError.keyEpochChanged` when a row is sealed under a later epoch than the
+    ///   sealer's (the space was rotated since it was read: adopt the new key and pull again);
+    ///   Coffer's `DatabaseError`, or what a merge handler threw. Nothing was applied then.
     public func apply(_ rows: [PulledRow], sealer: RowSealer, cursor: Int64? = nil) throws -> SyncApplyReport {
-        try connection.readWrite { tx in
+        if let newer = rows.map(\.row.keyEpoch).max(), newer > sealer.epoch {
+            throw SyncError.keyEpochChanged(space: sealer.spaceID, expected: sealer.epoch, current: newer)
+        }
+        return try connection.readWrite { tx in
             try markRemote(tx)
             var report = SyncApplyReport()
             for pulled in rows { try applyOne(pulled.row, sealer: sealer, tx, &report) }
