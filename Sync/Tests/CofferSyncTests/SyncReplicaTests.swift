@@ -96,6 +96,26 @@ import Testing
         #expect(try b.notes().isEmpty)
     }
 
+    @Test func removingEveryCollectionKeepsSyncStateAndSendsTombstones() throws {
+        let a = try device("a")
+        let b = try device("b")
+        for key in ["k1", "k2"] { try a.set(key, key) }
+        _ = try a.upload(to: server)
+        try b.pull(from: server)
+        let credentials = SyncDeviceCredentials(
+            spaceID: space, deviceID: a.deviceID, syncKey: key, deviceKey: .generate(), host: "h", port: 1,
+            database: "d", username: "u", password: "p", requiresTLS: false)
+        try a.replica.storeCredentials(credentials)
+        let cursor = try a.replica.cursor()
+        try a.connection.readWrite { tx in try tx.removeAllObjectsInAllCollections() }
+        #expect(try a.replica.credentials()?.username == "u")
+        #expect(try a.replica.cursor() == cursor)
+        #expect(try a.replica.rowState(collection: "notes", key: "k1")?.deleted == true)
+        _ = try a.upload(to: server)
+        try b.pull(from: server)
+        #expect(try b.notes().isEmpty)
+    }
+
     @Test func concurrentEditsConvergeByLastWriter() throws {
         let a = try device("a")
         let b = try device("b")

@@ -30,6 +30,8 @@ final class SyncCaptureTransaction: ExtensionTransaction {
     var isRemote = false
     private var changed: [CollectionKey] = []
     private var seen: Set<CollectionKey> = []
+    /// The reserved collections as they were before a removal of every collection.
+    private var preserved: SyncLocalStore.Snapshot?
 
     init(context: ExtensionContext, replica: SyncReplica) {
         self.context = context
@@ -58,24 +60,32 @@ final class SyncCaptureTransaction: ExtensionTransaction {
 
     func willRemoveAllCollections() throws {
         let tx = try context.transaction()
+        // The removal empties the reserved collections too: keep them to write back before the
+        // commit, so the device keeps its credentials, cursor and tombstones.
+        if preserved == nil { preserved = try SyncLocalStore.snapshot(tx) }
         for name in replica.collections.keys.sorted() {
             for key in try tx.allKeys(inCollection: name) { note(CollectionKey(collection: name, key: key)) }
         }
     }
 
-    var hasPendingChanges: Bool { !changed.isEmpty }
+    var hasPendingChanges: Bool { !changed.isEmpty || preserved != nil }
 
     func flushPendingChanges() throws {
+        let tx = try context.writeTransaction()
+        if let preserved {
+            self.preserved = nil
+            try SyncLocalStore.restore(preserved, tx)
+        }
         guard !changed.isEmpty else { return }
         let rows = changed
         changed.removeAll()
-        let tx = try context.writeTransaction()
         try replica.recordLocalWrites(rows, tx)
     }
 
     func didRollback() {
         changed.removeAll()
         seen.removeAll()
+        preserved = nil
     }
 
     func didCommit() {

@@ -92,6 +92,30 @@ enum SyncLocalStore {
         }
     }
 
+    /// Everything in the reserved collections.
+    struct Snapshot {
+        var state: [(key: String, value: Data)]
+        var rows: [(key: String, value: SyncRowState)]
+    }
+
+    static func snapshot(_ tx: ReadTransaction) throws -> Snapshot {
+        var snapshot = Snapshot(state: [], rows: [])
+        for key in try tx.allKeys(inCollection: stateCollection) {
+            if let value = try data(tx, key) { snapshot.state.append((key, value)) }
+        }
+        for key in try tx.allKeys(inCollection: rowsCollection) {
+            if let value = try tx.object(forKey: key, inCollection: rowsCollection, as: SyncRowState.self) {
+                snapshot.rows.append((key, value))
+            }
+        }
+        return snapshot
+    }
+
+    static func restore(_ snapshot: Snapshot, _ tx: ReadWriteTransaction) throws {
+        for (key, value) in snapshot.state { try setData(value, tx, key) }
+        for (key, value) in snapshot.rows { try tx.setObject(value, forKey: key, inCollection: rowsCollection) }
+    }
+
     static func split(_ stateKey: String) -> (collection: String, key: String)? {
         guard let colon = stateKey.firstIndex(of: ":"), let count = Int(stateKey[..<colon]) else { return nil }
         let bytes = Array(stateKey.utf8[stateKey.utf8.index(after: colon)...])
