@@ -30,7 +30,8 @@ import Testing
         get throws { try #require(SyncTestServer.adminAddress) }
     }
 
-    /// An engine for `device` over PostgreSQL; while `offline` is set it cannot connect.
+    /// An engine for `device` over PostgreSQL; while `offline` is set it cannot connect, and
+    /// every call on an open connection fails.
     func engine(_ device: TestDevice, offline: OfflineSwitch? = nil) throws -> SyncEngine {
         let credentials = try #require(try device.replica.credentials())
         let real = PostgresTransport.factory(logger: logger)
@@ -38,7 +39,9 @@ import Testing
             if offline?.isOn == true {
                 throw SyncError.serverUnreachable(server: "test", reason: "offline")
             }
-            return try await real(credentials)
+            let transport = try await real(credentials)
+            guard let offline else { return transport }
+            return SeveringTransport(base: transport, offline: offline)
         }
         return SyncEngine(
             replica: device.replica, credentials: credentials, logger: logger, pollInterval: .seconds(5),
@@ -115,6 +118,45 @@ import Testing
         await engineA.stop()
         await engineB.stop()
         try await drop(a)
+    }
+
+    /// Three devices writing overlapping rows at random, each cut off from the server at random
+    /// times: after quiescence every device holds the model's rows (the latest write per key).
+    @Test func randomWritesWithOutagesConverge() async throws {
+        var random = SeededGenerator(seed: 26)
+        let devices = try await space(others: 2)
+        let switches = devices.map { _ in OfflineSwitch(false) }
+        let engines = try zip(devices, switches).map { try engine($0, offline: $1) }
+        for engine in engines { await engine.start() }
+        let keys = ["a", "b", "c", "d", "e", "f"]
+        var model: [String: (timestamp: HybridTimestamp, text: String?)] = [:]
+        for step in 0..<200 {
+            let index = Int.random(in: 0..<devices.count, using: &random)
+            switch Int.random(in: 0..<20, using: &random) {
+            case 0: switches[index].isOn.toggle()
+            case 1..<4: try? await engines[index].syncNow()
+            default:
+                let key = keys[Int.random(in: 0..<keys.count, using: &random)]
+                let text: String? = Int.random(in: 0..<4, using: &random) == 0 ? nil : "step \(step)"
+                try devices[index].set(text, key)
+                if let state = try devices[index].replica.rowState(collection: "notes", key: key),
+                    model[key].map({ $0.timestamp < state.timestamp }) ?? true
+                {
+                    model[key] = (state.timestamp, text)
+                }
+            }
+        }
+        for offline in switches { offline.isOn = false }
+        for _ in 0..<2 {
+            for engine in engines { try await engine.syncNow() }
+        }
+        let expected = model.compactMapValues(\.text)
+        for (device, engine) in zip(devices, engines) {
+            #expect(try device.notes() == expected)
+            #expect(await engine.currentStatus().queued == 0)
+            await engine.stop()
+        }
+        try await drop(devices[0])
     }
 
     @Test func offlineWritesFlushOnReconnect() async throws {
@@ -276,4 +318,41 @@ final class OfflineSwitch: Sendable {
         get { state.withLock { $0 } }
         set { state.withLock { $0 = newValue } }
     }
+}
+
+/// A transport whose every call fails while its switch is on, as if the network were cut.
+struct SeveringTransport: SyncTransport {
+    let base: any SyncTransport
+    let offline: OfflineSwitch
+
+    func check() throws {
+        if offline.isOn { throw SyncError.serverUnreachable(server: "test", reason: "severed") }
+    }
+
+    func space() async throws -> SpaceState {
+        try check()
+        return try await base.space()
+    }
+
+    func push(_ uploads: [PreparedUpload]) async throws -> [UploadOutcome] {
+        try check()
+        let outcomes = try await base.push(uploads)
+        // Cut after the server committed: the answer is lost, the push is retried.
+        try check()
+        return outcomes
+    }
+
+    func pull(after cursor: Int64, limit: Int) async throws -> [PulledRow] {
+        try check()
+        return try await base.pull(after: cursor, limit: limit)
+    }
+
+    func sealedKey(epoch: Int, device: UUID) async throws -> Data? {
+        try check()
+        return try await base.sealedKey(epoch: epoch, device: device)
+    }
+
+    func wakeUps(channel: String) async throws -> AsyncStream<Void> { try await base.wakeUps(channel: channel) }
+
+    func close() async { await base.close() }
 }

@@ -125,6 +125,43 @@ import Testing
         for peer in [a, b, c] { await peer.engine.stop() }
     }
 
+    /// Four engines writing overlapping rows at random while the server goes offline and back:
+    /// after quiescence every device holds the model's rows (the latest write per key).
+    @Test(arguments: [11, 12, 13])
+    func randomWritesWithOutagesConverge(seed: UInt64) async throws {
+        var random = SeededGenerator(seed: seed)
+        let peers = try (0..<4).map { try peer("r\($0)") }
+        for peer in peers { await peer.engine.start() }
+        let keys = ["a", "b", "c", "d", "e"]
+        var model: [String: (timestamp: HybridTimestamp, text: String?)] = [:]
+        for step in 0..<150 {
+            let peer = peers[Int.random(in: 0..<peers.count, using: &random)]
+            switch Int.random(in: 0..<20, using: &random) {
+            case 0: space.offline.toggle()
+            case 1..<4: try? await peer.engine.syncNow()
+            default:
+                let key = keys[Int.random(in: 0..<keys.count, using: &random)]
+                let text: String? = Int.random(in: 0..<4, using: &random) == 0 ? nil : "s\(seed)-\(step)"
+                try peer.device.set(text, key)
+                if let state = try peer.device.replica.rowState(collection: "notes", key: key),
+                    model[key].map({ $0.timestamp < state.timestamp }) ?? true
+                {
+                    model[key] = (state.timestamp, text)
+                }
+            }
+        }
+        space.offline = false
+        for _ in 0..<2 {
+            for peer in peers { try await peer.engine.syncNow() }
+        }
+        let expected = model.compactMapValues(\.text)
+        for peer in peers {
+            #expect(try peer.device.notes() == expected)
+            #expect(await peer.engine.currentStatus().queued == 0)
+            await peer.engine.stop()
+        }
+    }
+
     @Test func syncNowNeedsAStartedEngine() async throws {
         let a = try peer("a")
         await #expect(throws: SyncError.self) { try await a.engine.syncNow() }
