@@ -227,6 +227,18 @@ import Testing
         #expect(try b.note("k1") == Note(text: "new epoch"))
     }
 
+    @Test func rowsOfOtherTypesAreReportedNotApplied() throws {
+        let b = try device("b")
+        let record = RowRecord(
+            collection: "notes", key: "k1", object: try BinaryEncoder().encode(42), metadata: nil,
+            timestamp: b.replica.clock.now())
+        let row = PulledRow(row: try b.sealer.seal(record, version: 1, deviceID: UUID()), sequence: 1)
+        let report = try b.replica.apply([row], sealer: b.sealer)
+        #expect(report.rejected == [.undecodableRow(rowID: row.row.rowID.description)])
+        #expect(try b.note("k1") == nil)
+        #expect(try b.replica.cursor() == 1)
+    }
+
     @Test func rowsWrittenBeforeSyncAreQueuedOnce() throws {
         var options = DatabaseOptions()
         options.key = .raw(Data(repeating: 0x42, count: 32))

@@ -52,10 +52,10 @@ extension SyncEngine {
 
     static func syncError(_ error: any Error) -> SyncError {
         if let error = error as? SyncError { return error }
-        if let error = error as? DatabaseError {
-            return .misuse("the local database failed: \(error.localizedDescription)")
-        }
-        return .serverUnreachable(server: "sync server", reason: "\(type(of: error))")
+        // Codes only: Coffer's messages may name a row's collection and key.
+        if let error = error as? DatabaseError { return .localDatabase(code: error.code.rawValue) }
+        if error is CloudCoreError { return .localDatabase(code: "cloudCore") }
+        return .server(code: "client", message: "\(type(of: error))")
     }
 
     /// Connects if needed, checks the space and key, then uploads and pulls until both are done.

@@ -70,6 +70,13 @@ extension SyncReplica {
             report.skipped += 1
             return
         }
+        let remoteValue: SyncValue?
+        do {
+            remoteValue = try record.object.map { try collection.decodeWire($0, record.metadata) }
+        } catch {
+            report.rejected.append(.undecodableRow(rowID: row.rowID.description))
+            return
+        }
         let held = try SyncLocalStore.rowState(tx, collection: record.collection, key: record.key)
         if let held, row.version < held.version {
             report.rejected.append(
@@ -88,17 +95,16 @@ extension SyncReplica {
             // This device's own write, stored by a push whose answer was lost: nothing to merge.
             state.deleted = held.deleted
         } else if let held, held.pending {
-            switch try resolve(held: held, remote: record, collection: collection, tx) {
+            switch try resolve(held: held, remote: record, remoteValue: remoteValue, collection: collection, tx) {
             case .keepLocal:
                 state.timestamp = held.timestamp
                 state.deleted = held.deleted
                 state.pending = true
             case .keepRemote:
-                try writeRemote(record, collection: collection, tx)
+                try write(remoteValue, record, collection: collection, tx)
             case .write(let value):
                 if let value {
-                    let wire = try collection.encodeWire(value)
-                    try collection.writeWire(tx, record.key, wire.object, wire.metadata)
+                    try collection.writeValue(tx, record.key, value)
                 } else {
                     try tx.removeObject(forKey: record.key, inCollection: record.collection)
                 }
@@ -109,19 +115,19 @@ extension SyncReplica {
                     CloudOperation(SyncUploadRequest(collection: record.collection, key: record.key)))
             }
         } else {
-            try writeRemote(record, collection: collection, tx)
+            try write(remoteValue, record, collection: collection, tx)
         }
         try SyncLocalStore.setRowState(state, tx, collection: record.collection, key: record.key)
         report.applied += 1
     }
 
-    /// Runs the merge handler, skipping the decoding the default rule does not need.
+    /// Runs the merge handler; the default rule compares timestamps only.
     private func resolve(
-        held: SyncRowState, remote: RowRecord, collection: SyncedCollection, _ tx: ReadWriteTransaction
+        held: SyncRowState, remote: RowRecord, remoteValue: SyncValue?, collection: SyncedCollection,
+        _ tx: ReadWriteTransaction
     ) throws -> SyncResolution {
         guard let merge else { return remote.timestamp > held.timestamp ? .keepRemote : .keepLocal }
         let localValue = held.deleted ? nil : try collection.readValue(tx, remote.key)
-        let remoteValue = try remote.object.map { try collection.decodeWire($0, remote.metadata) }
         return try merge(
             SyncConflict(
                 collection: remote.collection, key: remote.key, local: localValue, localTimestamp: held.timestamp,
@@ -129,9 +135,11 @@ extension SyncReplica {
     }
 
     /// Writes (or deletes) the server's value locally.
-    private func writeRemote(_ record: RowRecord, collection: SyncedCollection, _ tx: ReadWriteTransaction) throws {
-        if let object = record.object {
-            try collection.writeWire(tx, record.key, object, record.metadata)
+    private func write(
+        _ value: SyncValue?, _ record: RowRecord, collection: SyncedCollection, _ tx: ReadWriteTransaction
+    ) throws {
+        if let value {
+            try collection.writeValue(tx, record.key, value)
         } else {
             try tx.removeObject(forKey: record.key, inCollection: record.collection)
         }

@@ -7,7 +7,7 @@ public struct SyncedCollection: Sendable {
     /// The collection's name.
     public let name: String
     let readWire: @Sendable (ReadTransaction, String) throws -> (object: Data, metadata: Data?)?
-    let writeWire: @Sendable (ReadWriteTransaction, String, Data, Data?) throws -> Void
+    let writeValue: @Sendable (ReadWriteTransaction, String, SyncValue) throws -> Void
     let decodeWire: @Sendable (Data, Data?) throws -> SyncValue
     let readValue: @Sendable (ReadTransaction, String) throws -> SyncValue?
 
@@ -44,24 +44,13 @@ public struct SyncedCollection: Sendable {
             return SyncValue(object: object, metadata: metadata)
         }
         self.decodeWire = decodeWire
-        writeWire = { tx, key, objectBytes, metadataBytes in
-            let value = try decodeWire(objectBytes, metadataBytes)
+        writeValue = { tx, key, value in
             // Metadata that is not synced keeps what this device holds.
             let metadata = syncsMetadata ? value.metadata : try tx.metadata(forKey: key, inCollection: name)
             try tx.setObject(value.object, forKey: key, inCollection: name, withMetadata: metadata)
         }
     }
 
-    /// The wire bytes of a value a merge handler returned.
-    ///
-    /// - Throws: `SyncError.misuse` when the value is not Encodable.
-    func encodeWire(_ value: SyncValue) throws -> (object: Data, metadata: Data?) {
-        guard let object = value.object as? any Encodable else {
-            throw SyncError.misuse("a merge handler returned an object that is not Encodable")
-        }
-        let metadata = try (value.metadata as? any Encodable).map { try BinaryEncoder().encode($0) }
-        return (try BinaryEncoder().encode(object), metadata)
-    }
 }
 
 /// The metadata type of a collection whose metadata is not synced.
