@@ -91,6 +91,8 @@ import Testing
         try await engineA.syncNow()
         try await engineB.syncNow()
         #expect(try b.note("k1") == Note(text: "hello"))
+        let first = await engineB.currentStatus()
+        #expect(first.cursor >= 1 && first.progress == 1 && first.lastPull != nil && first.phase == .idle)
         // Without syncNow: the commit wakes A, NOTIFY wakes B.
         try a.set("notified", "k2")
         #expect(try await eventually { try b.note("k2") == Note(text: "notified") })
@@ -255,6 +257,9 @@ import Testing
         #expect(try b.note("k2") == Note(text: "after"))
         #expect(try b.note("k1") == Note(text: "before"))
         #expect(try b.replica.credentials()?.syncKey.epoch == 2)
+        // The rotation changed the channel: B listens on the new one.
+        try a.set("notified after rotation", "k3")
+        #expect(try await eventually { try b.note("k3") == Note(text: "notified after rotation") })
 
         await #expect(throws: SyncError.self) { try await engines[2].syncNow() }
         #expect(try c.note("k2") == nil)
@@ -262,6 +267,38 @@ import Testing
             try await SyncServerConnection.connect(to: revoked.serverAddress, space: revoked.spaceID)
         }
         for engine in engines { await engine.stop() }
+        try await drop(a)
+    }
+
+    @Test func wrongPasswordAndMissingServerAreReported() async throws {
+        let devices = try await space(others: 0)
+        let a = devices[0]
+        var credentials = try #require(try a.replica.credentials())
+        credentials.password = "not the password"
+        let refused = SyncEngine(
+            replica: a.replica, credentials: credentials, logger: logger, pollInterval: .seconds(5),
+            transport: PostgresTransport.factory(logger: logger))
+        await refused.start()
+        await #expect(throws: SyncError.authenticationFailed(server: credentials.serverAddress.server)) {
+            try await refused.syncNow()
+        }
+        #expect(await refused.currentStatus().phase == .failed)
+        await refused.stop()
+
+        credentials = try #require(try a.replica.credentials())
+        credentials.port = 1
+        let missing = SyncEngine(
+            replica: a.replica, credentials: credentials, logger: logger, pollInterval: .seconds(5),
+            transport: PostgresTransport.factory(logger: logger))
+        await missing.start()
+        await #expect {
+            try await missing.syncNow()
+        } throws: { error in
+            guard case SyncError.serverUnreachable = error else { return false }
+            return true
+        }
+        #expect(await missing.currentStatus().phase == .offline)
+        await missing.stop()
         try await drop(a)
     }
 

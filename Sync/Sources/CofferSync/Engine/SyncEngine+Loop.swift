@@ -64,6 +64,8 @@ extension SyncEngine {
         status.phase = .syncing
         let space = try await transport.space()
         try await followEpoch(space, transport)
+        // A rotation changes the channel: listen on the new one.
+        if space.channel != listenChannel { try await listen(on: space.channel, transport) }
         status.serverSequence = space.lastSequence
         try await uploadAll(transport)
         try await pullAll(transport)
@@ -79,10 +81,17 @@ extension SyncEngine {
         logger.info(
             "sync connected",
             metadata: ["space": "\(credentials.spaceID.uuidString)", "epoch": "\(credentials.syncKey.epoch)"])
-        let stream = try await transport.wakeUps(channel: space.channel)
+        try await listen(on: space.channel, transport)
+        return transport
+    }
+
+    /// Replaces the listener by one on `channel`.
+    func listen(on channel: String, _ transport: any SyncTransport) async throws {
+        listenTask?.cancel()
+        let stream = try await transport.wakeUps(channel: channel)
         let wake = wake
         listenTask = Task { for await _ in stream { wake.signal() } }
-        return transport
+        listenChannel = channel
     }
 
     /// Checks the device's key against the space's, following a rotation to the new key.

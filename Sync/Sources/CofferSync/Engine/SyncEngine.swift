@@ -29,6 +29,7 @@ public actor SyncEngine {
     var status = SyncStatus()
     var loop: Task<Void, Never>?
     var listenTask: Task<Void, Never>?
+    var listenChannel: String?
     var queueEvents: Task<Void, Never>?
     let wake = WakeSignal()
     var roundWaiters: [CheckedContinuation<Void, any Error>] = []
@@ -120,6 +121,7 @@ public actor SyncEngine {
     func disconnect() async {
         listenTask?.cancel()
         listenTask = nil
+        listenChannel = nil
         await transport?.close()
         transport = nil
     }
