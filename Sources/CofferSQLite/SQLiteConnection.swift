@@ -168,6 +168,9 @@ package final class SQLiteConnection: @unchecked Sendable {
     /// Rows changed by the most recent INSERT, UPDATE or DELETE.
     package var changes: Int { Int(sqlite3_changes(handle)) }
 
+    /// Rows changed by every INSERT, UPDATE or DELETE since the connection opened.
+    package var totalChanges: Int { Int(sqlite3_total_changes(handle)) }
+
     /// Whether the connection is outside any explicit transaction.
     package var isAutocommit: Bool { sqlite3_get_autocommit(handle) != 0 }
 

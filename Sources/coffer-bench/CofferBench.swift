@@ -91,6 +91,9 @@ struct CofferBench: ParsableCommand {
     var childMpWriter: String?
 
     @Option(help: .hidden)
+    var childMpHolder: String?
+
+    @Option(help: .hidden)
     var childImplementation: String = EnumerationChild.Implementation.coffer.rawValue
 
     @Option(help: "Directory in which the run's temporary directory is made (default: the system temporary directory).")
@@ -140,11 +143,15 @@ struct CofferBench: ParsableCommand {
             try PreferencesSuite.runInChild(path: childPrefs)
             return
         }
-        if let childMpWriter {
+        if let path = childMpWriter ?? childMpHolder {
             let configuration = BenchConfiguration(
                 preset: settings == .defaults ? .defaults : .recommended,
                 keyKind: keys == .passphrase ? .passphrase : .raw, recordCount: recordCount, smoke: smoke)
-            try CofferProcessSuite.runWriterInChild(path: childMpWriter, configuration: configuration)
+            if childMpWriter != nil {
+                try CofferProcessSuite.runWriterInChild(path: path, configuration: configuration)
+            } else {
+                try CofferProcessSuite.runHolderInChild(path: path, configuration: configuration)
+            }
             return
         }
         if let childEnumerate, let implementation = EnumerationChild.Implementation(rawValue: childImplementation) {

@@ -9,7 +9,10 @@ import Foundation
 ///
 /// R1p0 / R1p: 100,000 read transactions (N × 1, at least 100,000), each reading one cached row,
 /// with the option off and on: the per-transaction check is what differs. W2p0 / W2p: W2's small
-/// write transactions on W1's database, off and on: each commit also writes its snapshot number.
+/// write transactions on W1's database, off and on, with no other process on the file (a commit
+/// then asks the lock whether one is there, and writes no number); W2ps: on, while another
+/// process (this executable in its hidden `--child-mp-holder` mode) holds the file open, so each
+/// commit also writes its snapshot number.
 /// L1 / L1l: another process (this executable in its hidden `--child-mp-writer` mode) commits
 /// one row every 20 ms; the time from just before its commit to this process's external-change
 /// notification, median over the commits, with this process idle (L1) and busy with its own
@@ -18,7 +21,8 @@ struct CofferProcessSuite: BenchmarkSuite {
     let implementation = "CofferProcess"
     let workloads = [
         WorkloadInfo("R1p0"), WorkloadInfo("R1p"), WorkloadInfo("W2p0", baseline: "W2"),
-        WorkloadInfo("W2p", baseline: "W2"), WorkloadInfo("L1"), WorkloadInfo("L1l"),
+        WorkloadInfo("W2p", baseline: "W2"), WorkloadInfo("W2ps", baseline: "W2"), WorkloadInfo("L1"),
+        WorkloadInfo("L1l"),
     ]
     /// The collection the latency child writes its commit times to.
     static let latencyCollection = "latency"
@@ -33,11 +37,14 @@ struct CofferProcessSuite: BenchmarkSuite {
         for multiProcess in [false, true] {
             let id = multiProcess ? "R1p" : "R1p0"
             let writeID = multiProcess ? "W2p" : "W2p0"
-            guard selected.contains(id) || selected.contains(writeID) else { continue }
-            let (reads, writes) = try readsAndWrites(multiProcess: multiProcess, context: context)
+            let shared = multiProcess && selected.contains("W2ps")
+            guard selected.contains(id) || selected.contains(writeID) || shared else { continue }
+            let (reads, writes, sharedWrites) = try readsAndWrites(
+                multiProcess: multiProcess, shared: shared, context: context)
             perTransaction[multiProcess] = reads.seconds / Double(reads.ops)
             if selected.contains(id) { report.results.append(reads) }
             if selected.contains(writeID) { report.results.append(writes) }
+            if let sharedWrites { report.results.append(sharedWrites) }
         }
         if let off = perTransaction[false], let on = perTransaction[true],
             let index = report.results.firstIndex(where: { $0.id == "R1p" })
@@ -58,10 +65,12 @@ struct CofferProcessSuite: BenchmarkSuite {
         return options
     }
 
-    /// R1p0/R1p and W2p0/W2p on a database of their own.
-    private func readsAndWrites(multiProcess: Bool, context: SuiteContext) throws -> (WorkloadResult, WorkloadResult) {
+    /// R1p0/R1p and W2p0/W2p (and W2ps when `shared`) on a database of their own.
+    private func readsAndWrites(
+        multiProcess: Bool, shared: Bool, context: SuiteContext
+    ) throws -> (WorkloadResult, WorkloadResult, WorkloadResult?) {
         let url = context.directory.appendingPathComponent("process-\(multiProcess).sqlite")
-        var results: (WorkloadResult, WorkloadResult)?
+        var results: (WorkloadResult, WorkloadResult, WorkloadResult?)?
         func session() throws -> ReleaseWatcher {
             let database = try Database(
                 url: url, options: Self.options(context.configuration, multiProcess: multiProcess))
@@ -72,12 +81,22 @@ struct CofferProcessSuite: BenchmarkSuite {
                 for user in users { try tx.setObject(user, forKey: user.id, inCollection: Records.collection) }
             }
             let updates = context.records.updates
-            let writes = try Stopwatch.measure {
-                for user in updates {
-                    try connection.readWrite { tx in
-                        try tx.setObject(user, forKey: user.id, inCollection: Records.collection)
+            func writeUpdates() throws -> Double {
+                try Stopwatch.measure {
+                    for user in updates {
+                        try connection.readWrite { tx in
+                            try tx.setObject(user, forKey: user.id, inCollection: Records.collection)
+                        }
                     }
-                }
+                }.seconds
+            }
+            let writes = try writeUpdates()
+            var sharedWrites: WorkloadResult?
+            if shared {
+                let holder = try Holder(path: url.path, context: context)
+                let seconds = try writeUpdates()
+                try holder.release()
+                sharedWrites = WorkloadResult(id: "W2ps", ops: updates.count, seconds: seconds, baselineID: "W2")
             }
             let reader = try database.newConnection()
             let key = users[0].id
@@ -98,7 +117,8 @@ struct CofferProcessSuite: BenchmarkSuite {
             results = (
                 WorkloadResult(id: multiProcess ? "R1p" : "R1p0", ops: count, seconds: reads.seconds),
                 WorkloadResult(
-                    id: multiProcess ? "W2p" : "W2p0", ops: updates.count, seconds: writes.seconds, baselineID: "W2")
+                    id: multiProcess ? "W2p" : "W2p0", ops: updates.count, seconds: writes, baselineID: "W2"),
+                sharedWrites
             )
             return ReleaseWatcher(database)
         }
@@ -151,10 +171,10 @@ struct CofferProcessSuite: BenchmarkSuite {
                 }
             }
             let child = try Self.spawnWriter(path: url.path, context: context)
-            child.waitUntilExit()
+            let status = child.waitUntilExit()
             stop.withLock { $0 = true }
-            guard child.terminationStatus == 0 else {
-                throw BenchError(.io, "the \(id) writer child failed with status \(child.terminationStatus)")
+            guard status == 0 else {
+                throw BenchError(.io, "the \(id) writer child failed with status \(status)")
             }
             // Each commit's time, from the rows the child wrote; matched with the first notification after it.
             let commits = try reader.read { tx in
@@ -191,23 +211,20 @@ struct CofferProcessSuite: BenchmarkSuite {
         return time.tv_sec * 1_000_000_000 + time.tv_nsec
     }
 
-    private static func spawnWriter(path: String, context: SuiteContext) throws -> Process {
-        let process = Process()
-        process.executableURL = URL(
-            fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+    private static func spawnWriter(path: String, context: SuiteContext) throws -> SpawnedChild {
+        try spawnChild(mode: "--child-mp-writer", path: path, context: context)
+    }
+
+    /// This executable in one of its hidden child modes, on the file at `path`.
+    static func spawnChild(mode: String, path: String, context: SuiteContext) throws -> SpawnedChild {
         // The child derives the same key: the smoke run's cheaper KDF goes with `--smoke`.
         let smoke = context.configuration.kdfIterations == BenchConfiguration.smokeKDFIterations
-        process.arguments =
-            [
-                "--child-mp-writer", path, "--settings", context.configuration.preset.rawValue, "--keys",
+        return try SpawnedChild(
+            executable: try ChildExecutable.url(),
+            arguments: [
+                mode, path, "--settings", context.configuration.preset.rawValue, "--keys",
                 context.configuration.keyKind.rawValue, "--n", String(context.configuration.recordCount),
-            ] + (smoke ? ["--smoke"] : [])
-        do {
-            try process.run()
-        } catch {
-            throw BenchError(.io, "cannot start the latency writer child: \(error.localizedDescription)")
-        }
-        return process
+            ] + (smoke ? ["--smoke"] : []))
     }
 
     /// In the child: commits ``latencyCommits(_:)`` rows 20 ms apart, each holding the monotonic

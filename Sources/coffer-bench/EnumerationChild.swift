@@ -53,7 +53,7 @@ enum EnumerationChild {
         path: String, implementation: Implementation, configuration: BenchConfiguration
     ) throws -> Outcome {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: try executablePath())
+        process.executableURL = try ChildExecutable.url()
         process.arguments =
             [
                 "--child-enumerate", path, "--child-implementation", implementation.rawValue,
@@ -90,11 +90,4 @@ enum EnumerationChild {
         return Outcome(count: count, ageSum: ageSum, seconds: seconds, peakKiB: peak)
     }
 
-    private static func executablePath() throws -> String {
-        do {
-            return try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-        } catch {
-            throw BenchError(.io, "cannot find this executable (/proc/self/exe) to run the W9 child")
-        }
-    }
 }

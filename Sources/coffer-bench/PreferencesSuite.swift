@@ -86,7 +86,7 @@ struct PreferencesSuite: BenchmarkSuite {
 
     private static func spawnReader(path: String) throws -> (count: Int, seconds: Double) {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        process.executableURL = try ChildExecutable.url()
         process.arguments = ["--child-prefs", path]
         let output = Pipe()
         process.standardOutput = output

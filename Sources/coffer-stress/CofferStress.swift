@@ -21,7 +21,7 @@ struct CofferStress: ParsableCommand {
             """,
         subcommands: [
             WriterCommand.self, RotateCommand.self, BackupCommand.self, AttachmentsCommand.self, CounterCommand.self,
-            CloudQueueCommand.self,
+            CloudQueueCommand.self, PreferenceCommand.self,
         ]
     )
 }

@@ -29,15 +29,21 @@ struct CounterCommand: ParsableCommand {
     @Flag(help: "Register the persistent view \"byValue\" (every counter row, by value) before writing.")
     var view = false
 
+    @Flag(help: "Register \"byValue\" as a non-persistent view instead (kept in memory).")
+    var memoryView = false
+
+    @Flag(help: "After the last increment, keep the database open until killed.")
+    var hold = false
+
     /// The view `--view` registers: every row of the collection in group "all", by value.
-    static var byValue: AutoView {
+    static func byValue(isPersistent: Bool = true) -> AutoView {
         AutoView(
             grouping: ViewGrouping.object(Int.self) { _, group in group = "all" },
             sorting: ViewSorting.object(Int.self) { _, left, right in
                 left.object < right.object
                     ? .orderedAscending : left.object > right.object ? .orderedDescending : .orderedSame
             },
-            versionTag: "1", allowedCollections: .only([collection]))
+            versionTag: "1", allowedCollections: .only([collection]), isPersistent: isPersistent)
     }
 
     func run() throws {
@@ -47,7 +53,7 @@ struct CounterCommand: ParsableCommand {
         options.multiProcessSupport = true
         let db = try Database(url: URL(fileURLWithPath: database), options: options)
         db.registerCodable(Int.self, forCollection: Self.collection)
-        if view { try db.register(Self.byValue, withName: "byValue") }
+        if view || memoryView { try db.register(Self.byValue(isPersistent: !memoryView), withName: "byValue") }
         let connection = try db.newConnection()
         Acknowledge.line("ready")
         var done = 0
@@ -62,5 +68,6 @@ struct CounterCommand: ParsableCommand {
             done += 1
         }
         Acknowledge.line("done")
+        while hold { sleep(1) }
     }
 }

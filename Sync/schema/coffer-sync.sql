@@ -101,6 +101,26 @@ CREATE UNIQUE INDEX IF NOT EXISTS rows_space_seq ON coffer_sync.rows (space_id, 
 -- Ciphertext does not compress: store it out of line without trying.
 ALTER TABLE coffer_sync.rows ALTER COLUMN ciphertext SET STORAGE EXTERNAL;
 
+-- A space's sequence numbers and key epochs only move forward, and an epoch by one step at a
+-- time: a device (whose grants allow updating its space) cannot make pulls skip rows or reuse
+-- sequence numbers by lowering them.
+CREATE OR REPLACE FUNCTION coffer_sync.spaces_move_forward() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path = pg_catalog, pg_temp
+AS $fn$
+BEGIN
+    IF NEW.last_seq < OLD.last_seq OR NEW.key_epoch NOT IN (OLD.key_epoch, OLD.key_epoch + 1) THEN
+        RAISE EXCEPTION 'a space''s last_seq and key_epoch only move forward (the epoch one step at a time)'
+            USING ERRCODE = 'CS003';
+    END IF;
+    RETURN NEW;
+END
+$fn$;
+
+DROP TRIGGER IF EXISTS move_forward ON coffer_sync.spaces;
+CREATE TRIGGER move_forward BEFORE UPDATE ON coffer_sync.spaces
+    FOR EACH ROW EXECUTE FUNCTION coffer_sync.spaces_move_forward();
+
 -- The space of the logged-in device, NULL for any other role or a revoked device. session_user,
 -- not current_user: inside a SECURITY DEFINER function current_user is the owner.
 CREATE OR REPLACE FUNCTION coffer_sync.my_space() RETURNS uuid

@@ -146,6 +146,112 @@ import Testing
         #expect(try shown().first == "below")
     }
 
+    /// The snapshot number in the file, read past Coffer (read only).
+    func storedSnapshot() throws -> Int64? {
+        try RawDatabaseFile(url: url, rawKey: key, pageSize: 4096).int(
+            "SELECT data FROM yap2 WHERE extension = '' AND key = 'snapshot'")
+    }
+
+    @Test func aProcessAloneWritesNoNumberAndOneOpeningLaterStillSeesItsCommitsAndMakesItsOwnSeen() throws {
+        // A first process, alone, leaves the file with a number when it closes.
+        let first = try child(["--limit", "1"])
+        try first.waitForLine(startingWith: "done", timeout: .seconds(60))
+        try first.waitForExit(timeout: .seconds(60))
+        let stored = try storedSnapshot()
+        #expect(stored != nil)
+        let db = try open()
+        let connection = try db.newConnection()
+        // A sibling reading through its cache after every commit: its snapshot is this process's
+        // last commit, not the lagging number its first read returns.
+        let reader = try db.newConnection()
+        for expected in 2...100 {
+            try connection.readWrite { tx in
+                try tx.setObject(try counter(tx) + 1, forKey: "count", inCollection: "counters")
+            }
+            #expect(try reader.read { try counter($0) } == expected)
+            #expect(try reader.read { _ in reader.snapshot } == db.snapshot)
+        }
+        // Alone with the file, the commits wrote no number: the file's lags this process's.
+        #expect(try storedSnapshot() == stored)
+        #expect(try connection.read { try counter($0) } == 100)
+
+        // The child opens after those commits and must both read them and have its own commits
+        // noticed here, though the number in the file is 99 commits behind this process's.
+        let writer = try child(["--limit", "10"])
+        try writer.waitForLine(startingWith: "done", timeout: .seconds(60))
+        writer.killNow()
+        #expect(try connection.read { try counter($0) } == 110)
+        #expect(db.snapshot >= UInt64(stored ?? 0) + (1 << 32), "the opening process announced itself")
+
+        // With the child gone this process is alone again; its commits still land.
+        try connection.readWrite { tx in
+            try tx.setObject(try counter(tx) + 1, forKey: "count", inCollection: "counters")
+        }
+        #expect(try connection.read { try counter($0) } == 111)
+    }
+
+    @Test func preferencesReloadWhatAnotherProcessSetAndSayItWasExternal() throws {
+        let db = try open()
+        let preferences = try Preferences(database: db, suite: "app")
+        preferences.set("light", forKey: "theme")
+        preferences.set(1, forKey: "untouched")
+        try preferences.flush()
+        let heard = Locked<[Set<String>]>([])
+        let observer = NotificationCenter.default.addObserver(
+            forName: Preferences.didChangeNotification, object: preferences, queue: nil
+        ) { note in
+            guard note.userInfo?[Preferences.isExternalKey] as? Bool == true,
+                let keys = note.userInfo?[Preferences.changedKeysKey] as? Set<String>
+            else { return }
+            heard.withLock { $0.append(keys) }
+        }
+        defer { NotificationCenter.default.removeObserver(observer) }
+
+        let writer = try StressChild(
+            ["preference", "--database", url.path, "--suite", "app", "--key", "theme", "--value", "dark"],
+            environment: environment, logDirectory: directory.url)
+        try writer.waitForLine(startingWith: "done", timeout: .seconds(60))
+        try writer.waitForExit(timeout: .seconds(60))
+        // The other process's commit reaches this one as an external reset: every key is read
+        // back, and only the one that changed is announced, as external.
+        #expect(TestSupport.wait(timeout: .seconds(20)) { preferences.string(forKey: "theme") == "dark" })
+        #expect(TestSupport.wait(timeout: .seconds(20)) { heard.withLock { $0.contains { $0.contains("theme") } } })
+        #expect(heard.withLock { $0.allSatisfy { !$0.contains("untouched") } })
+        #expect(preferences.integer(forKey: "untouched") == 1)
+    }
+
+    @Test func aNonPersistentViewIsRebuiltAfterAnotherProcessWritesAndNoProcessRebuildsForEver() throws {
+        let db = try open()
+        try db.register(
+            AutoView(
+                grouping: ViewGrouping.object(Int.self) { _, group in group = "all" },
+                sorting: ViewSorting.object(Int.self) { _, left, right in
+                    left.object < right.object
+                        ? .orderedAscending : left.object > right.object ? .orderedDescending : .orderedSame
+                },
+                versionTag: "1", allowedCollections: .only(["counters"]), isPersistent: false),
+            withName: "byValue")
+        let connection = try db.newConnection()
+        func shownCount() throws -> Int {
+            try connection.read { tx in
+                try tx.extension("byValue", as: ViewTransaction.self).numberOfItems(inGroup: "all")
+            }
+        }
+        try connection.readWrite { tx in try tx.setObject(0, forKey: "v0", inCollection: "counters") }
+        #expect(try shownCount() == 1)
+        // The other process keeps a non-persistent view too, and stays open: were a rebuild
+        // taken for a change of rows, each process's rebuild would start the other's.
+        let writer = try child(["--limit", "20", "--log", "--memory-view", "--hold"])
+        try writer.waitForLine(startingWith: "done", timeout: .seconds(60))
+        // "v0", "count" and "v1" … "v20".
+        #expect(TestSupport.wait(timeout: .seconds(20)) { (try? shownCount()) == 22 })
+        let settled = db.snapshot
+        Thread.sleep(forTimeInterval: 1)
+        #expect(db.snapshot == settled, "the processes went on rebuilding in turn")
+        #expect(try shownCount() == 22)
+        writer.killNow()
+    }
+
     @Test func keyRotationIsRefusedWhileAnotherProcessHasTheFileOpen() throws {
         let db = try open()
         let connection = try db.newConnection()

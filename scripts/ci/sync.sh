@@ -22,7 +22,9 @@ if [ "$(id -u)" = 0 ]; then
     as_owner=(runuser -u postgres --)
 fi
 
-workdir="$(mktemp -d "${TMPDIR:-/tmp}/coffer-sync-pg.XXXXXX")"
+# In /tmp, not $TMPDIR: the `postgres` user must be able to reach it (and the socket path
+# must stay under 108 bytes).
+workdir="$(mktemp -d /tmp/coffer-sync-pg.XXXXXX)"
 data="$workdir/data"
 cleanup() {
     if [ -f "$data/postmaster.pid" ]; then
@@ -30,7 +32,8 @@ cleanup() {
     fi
     rm -rf "$workdir"
 }
-trap cleanup EXIT INT TERM
+trap cleanup EXIT
+trap 'exit 130' INT TERM
 [ "$(id -u)" = 0 ] && chown postgres "$workdir"
 chmod 700 "$workdir"
 
@@ -67,3 +70,6 @@ export COFFER_SYNC_TEST_ADMIN_URL="postgres://coffer_admin:$admin_password@127.0
 swift build --package-path Sync --product coffer-sync
 COFFER_SYNC_ADMIN_URL="$COFFER_SYNC_TEST_ADMIN_URL" swift run --package-path Sync --skip-build coffer-sync init-server
 swift test --package-path Sync "$@"
+# A real restart breaks every connection, so its test runs alone, after the others.
+export COFFER_SYNC_TEST_RESTART_COMMAND="${as_owner[*]} $pg_bin/pg_ctl -D $data -l $workdir/server.log -w -t 60 -m fast restart"
+timeout 300 swift test --package-path Sync --skip-build --filter ServerRestartTests

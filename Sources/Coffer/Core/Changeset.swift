@@ -32,10 +32,12 @@ public struct Changeset: Sendable {
     /// transaction returns it when it advances, every change question answers yes for it, and
     /// every extension state is told (``ExtensionConnectionState/reset()``). Reload what you show.
     public let isReset: Bool
-    /// Whether this reset stands for commits made by another process
-    /// (``DatabaseOptions/multiProcessSupport``), whose changes this process cannot know.
+    /// Whether this changeset stands for commits made by another process
+    /// (``DatabaseOptions/multiProcessSupport``); its ``connectionID`` is 0.
     ///
-    /// Always with ``isReset``; its ``connectionID`` is 0.
+    /// With ``isReset`` they changed rows this process cannot know. Without it they changed no
+    /// row (the other process opened the file or rebuilt what it keeps in memory), and the
+    /// changeset carries no change; such changesets are not announced to observers.
     public let isExternal: Bool
 
     /// What happened to each set, replaced or touched row, with how sibling connections update their
@@ -127,6 +129,23 @@ public struct Changeset: Sendable {
         self.unregisteredExtensions = unregisteredExtensions
         self.isReset = false
         self.isExternal = false
+    }
+
+    /// Another process's commits up to `snapshot` that changed no row: nothing to apply.
+    init(externalAdvanceTo snapshot: UInt64) {
+        self.snapshot = snapshot
+        self.connectionID = 0
+        self.connectionName = nil
+        self.rows = ChangedRows(folded: [:], writes: [])
+        self.removedKeys = []
+        self.removedCollections = []
+        self.allKeysRemoved = false
+        self.customObject = nil
+        self.extensionChanges = [:]
+        self.registeredExtensions = []
+        self.unregisteredExtensions = []
+        self.isReset = false
+        self.isExternal = true
     }
 
     /// The changeset standing for every commit up to `snapshot` that a connection lost track of,

@@ -75,6 +75,7 @@ extension ConnectionCore {
             rollbackWrite()
             throw error
         }
+        totalChangesAtBegin = sqlite.totalChanges
         let startSnapshot = database.snapshot
         catchUp(to: startSnapshot)
         connection.status.withLock { $0.transactionSnapshot = startSnapshot }
@@ -150,10 +151,11 @@ extension ConnectionCore {
             for registration in tx.registeredExtensions {
                 registration.firstSnapshot.store(newSnapshot, ordering: .releasing)
             }
-            try recordSnapshotForOtherProcesses(newSnapshot)
+            let changedRows = sqlite.totalChanges != totalChangesAtBegin
+            try recordSnapshotForOtherProcesses(newSnapshot, changedRows: changedRows)
             try database.snapshotGate.commit {
                 try mapSQLite { try sqlite.cachedStatement(SQL.commit).run() }
-                database.publish(changeset, by: id)
+                database.publish(changeset, by: id, changedRows: changedRows)
             }
         } catch {
             database.removePending(snapshot: newSnapshot)

@@ -22,6 +22,9 @@ final class ConnectionCore: @unchecked Sendable {
     var config: ConnectionConfig
     /// The snapshot the caches reflect.
     var snapshot: UInt64
+    /// SQLite's count of changed rows when the current write transaction began: whether a
+    /// commit changed rows or only memory (multi-process support writes the two differently).
+    var totalChangesAtBegin = 0
     /// Whether a long-lived read transaction holds the SQLite read snapshot open.
     var inLongLivedRead = false
     /// Changesets taken in while ending a long-lived read implicitly; the next begin returns them.
@@ -134,9 +137,9 @@ final class ConnectionCore: @unchecked Sendable {
             guard database.options.multiProcessSupport, let stored else { return (database.snapshot, nil) }
             // The number SQLite's snapshot holds, not the database's: another process commits
             // outside the gate, and a watcher or a sibling may have adopted a later number already.
-            return (stored, database.noteExternalCommit(stored).1)
+            return database.noteExternalCommit(stored, dataSnapshot: try dataSnapshotIfNew(stored))
         }
-        if let external { database.announce(external, by: id) }
+        database.handOn(external, by: id)
         return snapshot
     }
 
@@ -144,8 +147,20 @@ final class ConnectionCore: @unchecked Sendable {
     /// left in the file (called once the write lock is held, so no process can commit meanwhile).
     func adoptExternalCommits() throws {
         guard database.options.multiProcessSupport, let stored = try storedSnapshot() else { return }
-        let (_, external) = database.noteExternalCommit(stored)
-        if let external { database.announce(external, by: id) }
+        let (_, external) = database.noteExternalCommit(stored, dataSnapshot: try dataSnapshotIfNew(stored))
+        database.handOn(external, by: id)
+    }
+
+    /// The file's data snapshot (`SQL.readDataSnapshot`, 0 when missing) when `stored` is past
+    /// the database's number, in the transaction that read `stored`; nil otherwise (the second
+    /// read is needed only then).
+    private func dataSnapshotIfNew(_ stored: UInt64) throws -> UInt64? {
+        guard stored > database.snapshot else { return nil }
+        return try mapSQLite { () throws -> UInt64 in
+            let stmt = try sqlite.cachedStatement(SQL.readDataSnapshot)
+            defer { stmt.reset() }
+            return try stmt.step() ? UInt64(bitPattern: stmt.int64(0)) : 0
+        }
     }
 
     /// The snapshot number in `yap2` (nil in a file that never saved one); read as a read
@@ -159,20 +174,33 @@ final class ConnectionCore: @unchecked Sendable {
     }
 
     /// Writes `snapshot` to `yap2` in the open write transaction, so other processes see the
-    /// commit (``DatabaseOptions/multiProcessSupport`` only).
-    func recordSnapshotForOtherProcesses(_ snapshot: UInt64) throws {
-        guard database.options.multiProcessSupport else { return }
+    /// commit (``DatabaseOptions/multiProcessSupport`` only), and as the data snapshot too when
+    /// the commit changed rows (`changedRows`), so they can tell it from one that only rebuilt
+    /// memory.
+    ///
+    /// Skipped while no other process has the file open: the row sits on a page nothing else in
+    /// a small commit writes, and encrypting that page is most of what the option costs a
+    /// commit. A process that opens the file later waits for this commit and then writes a
+    /// number past any this one may have used meanwhile (`Database.announceOpening`).
+    func recordSnapshotForOtherProcesses(_ snapshot: UInt64, changedRows: Bool) throws {
+        guard database.options.multiProcessSupport, database.presenceLock.isShared else { return }
         try mapSQLite {
-            let update = try sqlite.cachedStatement(SQL.updateSnapshot)
-            try update.bind(Int64(bitPattern: snapshot), at: 1)
-            try update.run()
-            guard sqlite.changes == 0 else { return }
-            let stmt = try sqlite.cachedStatement(SQL.yapSet)
-            try stmt.bind(SQL.snapshotExtension, at: 1)
-            try stmt.bind(SQL.snapshotKey, at: 2)
-            try stmt.bind(Int64(bitPattern: snapshot), at: 3)
-            try stmt.run()
+            try writeYapNumber(snapshot, key: SQL.snapshotKey, update: SQL.updateSnapshot)
+            if changedRows { try writeYapNumber(snapshot, key: SQL.dataSnapshotKey, update: SQL.updateDataSnapshot) }
         }
+    }
+
+    /// Updates one of the core's `yap2` numbers in place, inserting the row when missing.
+    private func writeYapNumber(_ value: UInt64, key: String, update: StaticString) throws {
+        let updating = try sqlite.cachedStatement(update)
+        try updating.bind(Int64(bitPattern: value), at: 1)
+        try updating.run()
+        guard sqlite.changes == 0 else { return }
+        let stmt = try sqlite.cachedStatement(SQL.yapSet)
+        try stmt.bind(SQL.snapshotExtension, at: 1)
+        try stmt.bind(key, at: 2)
+        try stmt.bind(Int64(bitPattern: value), at: 3)
+        try stmt.run()
     }
 
     /// Brings the caches from `snapshot` to `target` and returns the changesets applied.

@@ -38,11 +38,13 @@ extension Database {
 
     /// Makes a committed changeset's snapshot the database's (inside the snapshot gate, right
     /// after SQLite's `COMMIT`).
-    func publish(_ changeset: Changeset, by committer: UInt64) {
+    func publish(_ changeset: Changeset, by committer: UInt64, changedRows: Bool) {
         state.withLock { state in
+            if changedRows { state.lastDataSnapshot = max(state.lastDataSnapshot, changeset.snapshot) }
             // Never backwards: with multi-process support, another process can commit between
             // this SQLite commit and its publication, and the watcher adopt that later number.
             state.snapshot = max(state.snapshot, changeset.snapshot)
+            state.lastOwnCommit = changeset.snapshot
             state.connections[committer]?.snapshot = changeset.snapshot
             // Without this, a connection that only writes would keep every changeset (and, under
             // the share policy, every value) until some connection ends a read.
@@ -51,11 +53,16 @@ extension Database {
     }
 
     /// Moves the database to `snapshot`, read from the file, when another process committed it.
-    /// - Returns: the database's snapshot afterwards, and the external reset when it moved.
-    func noteExternalCommit(_ snapshot: UInt64) -> (UInt64, Changeset?) {
+    /// - Returns: the snapshot of a transaction that read `snapshot` from the file (the later of
+    ///   it and this process's last commit, which a process alone with the file does not write
+    ///   there), and the external changeset when the database moved (see
+    ///   `DatabaseState.noteExternalCommit`).
+    func noteExternalCommit(
+        _ snapshot: UInt64, dataSnapshot: UInt64?
+    ) -> (readSnapshot: UInt64, external: Changeset?) {
         state.withLock { state in
-            let reset = state.noteExternalCommit(snapshot)
-            return (state.snapshot, reset)
+            let external = state.noteExternalCommit(snapshot, dataSnapshot: dataSnapshot)
+            return (max(snapshot, state.lastOwnCommit), external)
         }
     }
 
@@ -82,18 +89,24 @@ extension Database {
 
     /// Saves the last committed snapshot number in `yap2` when it moved since the file was opened,
     /// so the numbers go on growing across launches (commits do not write it: see `SnapshotGate`).
+    ///
+    /// Under multi-process support only a number past the file's is written, each statement on
+    /// its own: another process may have written a later one, and the file's number never goes
+    /// back (a process alone with the file wrote none of its own).
     func persistSnapshot() {
         let snapshot = state.withLock { $0.snapshot }
-        // Every commit wrote it already, and another process may have written a later one since.
-        guard snapshot != openedSnapshot, !options.multiProcessSupport else { return }
+        guard snapshot != openedSnapshot else { return }
+        let statements = options.multiProcessSupport ? [SQL.insertSnapshotIfMissing, SQL.raiseSnapshot] : [SQL.yapSet]
         do {
             try checkpointer.withHandle(openingWith: openCheckpointHandle) { handle in
                 try mapSQLite {
-                    let stmt = try handle.cachedStatement(SQL.yapSet)
-                    try stmt.bind(SQL.snapshotExtension, at: 1)
-                    try stmt.bind(SQL.snapshotKey, at: 2)
-                    try stmt.bind(Int64(bitPattern: snapshot), at: 3)
-                    try stmt.run()
+                    for sql in statements {
+                        let stmt = try handle.cachedStatement(sql)
+                        try stmt.bind(SQL.snapshotExtension, at: 1)
+                        try stmt.bind(SQL.snapshotKey, at: 2)
+                        try stmt.bind(Int64(bitPattern: snapshot), at: 3)
+                        try stmt.run()
+                    }
                 }
             }
         } catch {

@@ -64,6 +64,9 @@ public final class Database: Sendable {
     let extensions = Locked(ExtensionRegistry())
     /// Runs asynchronous extension (un)registrations in request order.
     let extensionQueue = DispatchQueue(label: "coffer.database.extensions")
+    /// Whether a rebuild of the non-persistent extensions is queued on ``extensionQueue`` and
+    /// not started yet (external resets arriving meanwhile need no second one).
+    let memoryExtensionRebuildQueued = Locked(false)
     let defaultsStorage: Locked<ConnectionConfig>
 
     /// Serializes read-write transactions across all connections.
@@ -101,8 +104,17 @@ public final class Database: Sendable {
         }
         do {
             let opened = try DatabaseOpener(url: url, options: options).open()
+            var initialSnapshot = opened.snapshot
+            var dataSnapshot: UInt64 = 0
             do {
                 self.presenceLock = try ProcessPresenceLock(path: url.path, timeout: options.busyTimeout)
+                if options.multiProcessSupport {
+                    if presenceLock.isShared {
+                        (initialSnapshot, dataSnapshot) = try Self.announceOpening(on: opened.handle, path: url.path)
+                    } else {
+                        dataSnapshot = try mapSQLite { try Self.readSnapshots(on: opened.handle).1 }
+                    }
+                }
             } catch {
                 opened.handle.close()
                 throw error
@@ -123,10 +135,11 @@ public final class Database: Sendable {
                 handle: opened.handle, path: url.path, pageSize: opened.pageSize, activity: gate, options: options,
                 logger: logger)
             self.notifier = CommitNotifier(queue: DispatchQueue(label: "coffer.database.notifications"))
-            self.openedSnapshot = opened.snapshot
-            self.state = Locked(
-                DatabaseState(
-                    snapshot: opened.snapshot, previouslyRegisteredExtensionNames: opened.extensionNames))
+            self.openedSnapshot = initialSnapshot
+            var state = DatabaseState(
+                snapshot: initialSnapshot, previouslyRegisteredExtensionNames: opened.extensionNames)
+            state.lastDataSnapshot = dataSnapshot
+            self.state = Locked(state)
             self.defaultsStorage = Locked(ConnectionConfig())
             extensions.withLock { $0.orphanCandidates = Set(opened.extensionNames) }
             if options.codableFormat != .json {

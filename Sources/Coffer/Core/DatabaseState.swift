@@ -5,6 +5,13 @@ import Foundation
 struct DatabaseState {
     /// The last committed snapshot.
     var snapshot: UInt64
+    /// The snapshot of this process's last published commit (or of the open): with
+    /// multi-process support, a process alone with the file does not write its numbers there,
+    /// so a reader's snapshot is the later of this and the number it reads (see `pinReadSnapshot`).
+    var lastOwnCommit: UInt64
+    /// The file's data snapshot (`SQL.readDataSnapshot`) when this process last read or wrote
+    /// it: a later one means another process changed rows, not only its numbers.
+    var lastDataSnapshot: UInt64 = 0
     /// Recent changesets in snapshot order, including one registered just before its SQLite commit.
     var changesets: [Changeset] = []
     /// Live connections and the snapshot each one's caches reflect.
@@ -19,6 +26,7 @@ struct DatabaseState {
 
     init(snapshot: UInt64, previouslyRegisteredExtensionNames: [String]) {
         self.snapshot = snapshot
+        self.lastOwnCommit = snapshot
         self.previouslyRegisteredExtensionNames = previouslyRegisteredExtensionNames
     }
 
@@ -29,29 +37,44 @@ struct DatabaseState {
     /// used. So the range is found by bisection: this runs under the database's lock at every
     /// catch-up, and a scan over every retained changeset (hundreds behind a busy writer) held the
     /// committing writer up.
+    ///
+    /// `until` may lie in such a gap: a reader's SQLite snapshot held another process's commit
+    /// that this process adopted only with a later one. Then the external changeset after it
+    /// covers it, as an external reset at `until` (nothing when that changeset changed no row).
     func changesets(after since: UInt64, through until: UInt64) -> [Changeset]? {
         guard until > since else { return [] }
         let start = firstIndex(after: since)
         let end = firstIndex(after: until)
-        guard start < end, changesets[start].snapshot == since + 1 || changesets[start].isExternal,
-            changesets[end - 1].snapshot == until
+        guard start < changesets.count, changesets[start].snapshot == since + 1 || changesets[start].isExternal
         else { return nil }
-        return Array(changesets[start..<end])
+        var found = Array(changesets[start..<end])
+        if found.last?.snapshot != until {
+            guard end < changesets.count, changesets[end].isExternal else { return nil }
+            if changesets[end].isReset { found.append(Changeset(resetTo: until, external: true)) }
+        }
+        return found
     }
 
     /// Moves the database to `snapshot`, the number another process's commit left in the file,
-    /// and returns the external reset that stands for the commits in between; nil when this
+    /// and returns the external changeset that stands for the commits in between; nil when this
     /// process knows `snapshot` already.
+    ///
+    /// It is a reset unless `dataSnapshot` (read in the same SQLite snapshot; nil when not read)
+    /// says no row changed since this process last looked: then the other process only rebuilt
+    /// what it keeps in memory, or opened the file, and nothing here is stale.
     ///
     /// A number no later than a changeset registered for a commit of this process in progress
     /// (its SQLite commit may be visible before it is published) is this process's own.
-    mutating func noteExternalCommit(_ snapshot: UInt64) -> Changeset? {
+    mutating func noteExternalCommit(_ snapshot: UInt64, dataSnapshot: UInt64?) -> Changeset? {
         guard snapshot > max(self.snapshot, changesets.last?.snapshot ?? 0) else { return nil }
-        let reset = Changeset(resetTo: snapshot, external: true)
-        changesets.append(reset)
+        let changedRows = dataSnapshot.map { $0 > lastDataSnapshot } ?? true
+        if let dataSnapshot { lastDataSnapshot = max(lastDataSnapshot, dataSnapshot) }
+        let changeset =
+            changedRows ? Changeset(resetTo: snapshot, external: true) : Changeset(externalAdvanceTo: snapshot)
+        changesets.append(changeset)
         self.snapshot = snapshot
         prune()
-        return reset
+        return changeset
     }
 
     /// The index of the first changeset whose snapshot is after `snapshot` (`changesets.count` if none).

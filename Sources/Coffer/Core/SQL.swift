@@ -20,6 +20,24 @@ enum SQL {
     /// in a statement journal SQLCipher encrypts page by page.
     static let updateSnapshot: StaticString =
         #"UPDATE OR IGNORE "yap2" SET "data" = ? WHERE "extension" = '' AND "key" = 'snapshot'"#
+    /// The snapshot number's row when it is missing (parameters as ``yapSet``).
+    static let insertSnapshotIfMissing: StaticString =
+        #"INSERT OR IGNORE INTO "yap2" ("extension", "key", "data") VALUES (?1, ?2, ?3)"#
+    /// The snapshot number raised to `?3` when it is lower (parameters as ``yapSet``).
+    static let raiseSnapshot: StaticString =
+        #"UPDATE OR IGNORE "yap2" SET "data" = ?3 WHERE "extension" = ?1 AND "key" = ?2 AND "data" < ?3"#
+    /// The snapshot of the last commit that changed rows, written beside the snapshot number
+    /// under multi-process support (a commit that only rebuilt memory writes the number alone).
+    static let readDataSnapshot: StaticString =
+        #"SELECT "data" FROM "yap2" WHERE "extension" = '' AND "key" = 'dataSnapshot'"#
+    static let updateDataSnapshot: StaticString =
+        #"UPDATE OR IGNORE "yap2" SET "data" = ? WHERE "extension" = '' AND "key" = 'dataSnapshot'"#
+    static let dataSnapshotKey = "dataSnapshot"
+    /// Both numbers in one statement, so in one SQLite snapshot outside a transaction.
+    static let readSnapshots: StaticString = #"""
+        SELECT (SELECT "data" FROM "yap2" WHERE "extension" = '' AND "key" = 'snapshot'),
+        (SELECT "data" FROM "yap2" WHERE "extension" = '' AND "key" = 'dataSnapshot')
+        """#
     /// A read transaction's first read, which pins SQLite's snapshot: the snapshot number, which
     /// multi-process support compares with the process's.
     static let pinRead: StaticString = #"SELECT "data" FROM "yap2" WHERE "extension" = '' AND "key" = 'snapshot'"#

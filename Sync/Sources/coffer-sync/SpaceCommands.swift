@@ -15,8 +15,12 @@ struct CreateSpaceCommand: AsyncParsableCommand {
     @Option(help: "The LISTEN/NOTIFY channel: coffer_ and up to 56 lowercase hex digits.") var channel: String
     @Option(help: "The key epoch the space starts at.") var keyEpoch = 1
 
+    func validate() throws {
+        guard Data(hex: keyCheck) != nil else { throw ValidationError("--key-check is not hex") }
+    }
+
     func run() async throws {
-        guard let check = Data(hex: keyCheck) else { throw ValidationError("--key-check is not hex") }
+        let check = Data(hex: keyCheck) ?? Data()
         let address = try admin.address()
         try await SyncServerAdmin(address: address).createSpace(
             spaceID: spaceID, keyCheck: check, channel: channel, keyEpoch: keyEpoch

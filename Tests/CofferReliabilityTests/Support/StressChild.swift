@@ -103,6 +103,14 @@ final class StressChild {
         }
     }
 
+    /// Waits for the child to exit on its own.
+    /// - Throws: when it is still running after `timeout` (it is terminated then).
+    func waitForExit(timeout: Duration = .seconds(30)) throws {
+        if process.waitUntilExit(timeout: timeout) {
+            throw HarnessError("the child did not exit within \(timeout)")
+        }
+    }
+
     /// Sends SIGKILL and waits for the child to die.
     /// - Returns: whether it was still running when killed (false: it had already exited).
     @discardableResult

@@ -46,14 +46,52 @@ import Testing
         let own = changeset(start + 1)
         database.addPending(own)
         // A number this process is committing is its own, not another process's.
-        #expect(database.noteExternalCommit(start + 1).1 == nil)
-        let (adopted, reset) = database.noteExternalCommit(start + 2)
+        #expect(database.noteExternalCommit(start + 1, dataSnapshot: nil).external == nil)
+        let (adopted, reset) = database.noteExternalCommit(start + 2, dataSnapshot: nil)
         #expect(adopted == start + 2)
         #expect(reset?.isExternal == true)
-        database.publish(own, by: 1)
+        #expect(reset?.isReset == true)
+        database.publish(own, by: 1, changedRows: true)
         #expect(database.snapshot == start + 2)
         let caughtUp = database.changesets(after: start + 1, through: database.snapshot)
         #expect(caughtUp?.map(\.isExternal) == [true])
+    }
+
+    /// Another process's commits that changed no row (it opened the file, or rebuilt what it
+    /// keeps in memory) move the number without a reset; one past the data snapshot last seen is
+    /// a reset.
+    @Test func anExternalCommitIsAResetOnlyWhenItsDataSnapshotIsNew() {
+        var state = DatabaseState(snapshot: 10, previouslyRegisteredExtensionNames: [])
+        state.lastDataSnapshot = 8
+        let advance = state.noteExternalCommit(20, dataSnapshot: 8)
+        #expect(advance?.isReset == false)
+        #expect(advance?.isExternal == true)
+        #expect(advance?.objectChanges.isEmpty == true)
+        #expect(state.snapshot == 20)
+        let reset = state.noteExternalCommit(25, dataSnapshot: 24)
+        #expect(reset?.isReset == true)
+        #expect(state.lastDataSnapshot == 24)
+        #expect(state.noteExternalCommit(26, dataSnapshot: 24)?.isReset == false)
+        #expect(state.noteExternalCommit(26, dataSnapshot: 30) == nil)
+    }
+
+    /// A reader whose SQLite snapshot holds another process's commit this process adopted only
+    /// with a later one catches up to a number inside the gap: an external reset covers it.
+    @Test func aSnapshotInsideAnExternalGapIsCoveredByAnExternalReset() throws {
+        let test = try TestDatabase()
+        let database = test.database
+        let lagging = try test.connection()
+        let start = database.snapshot
+        #expect(lagging.snapshot == start)
+        _ = database.noteExternalCommit(start + 10, dataSnapshot: start + 10)
+        let covered = database.changesets(after: start, through: start + 4)
+        #expect(covered?.count == 1)
+        #expect(covered?.first?.snapshot == start + 4)
+        #expect(covered?.first?.isReset == true && covered?.first?.isExternal == true)
+        _ = database.noteExternalCommit(start + 20, dataSnapshot: start + 10)
+        // Inside the gap before an external commit that changed no row: nothing to apply.
+        #expect(database.changesets(after: start + 10, through: start + 15)?.isEmpty == true)
+        #expect(database.changesets(after: start + 10, through: start + 20)?.map(\.isReset) == [false])
     }
 
     @Test func pruningKeepsWhatTheSlowestConnectionStillNeeds() throws {

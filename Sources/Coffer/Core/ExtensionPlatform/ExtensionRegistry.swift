@@ -71,6 +71,12 @@ struct ExtensionRegistry {
         orphanCandidates.remove(entry.name)
     }
 
+    /// Puts `entry` in the place of the registered entry of the same name (hooks keep their order).
+    mutating func replace(_ entry: Entry) {
+        guard let index = entries.firstIndex(where: { $0.name == entry.name }) else { return }
+        entries[index] = entry
+    }
+
     mutating func remove(named name: String) {
         entries.removeAll { $0.name == name }
     }

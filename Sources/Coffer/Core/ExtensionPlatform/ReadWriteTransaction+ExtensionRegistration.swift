@@ -5,13 +5,7 @@ import Foundation
 extension ReadWriteTransaction {
     func installExtension(_ implementation: any DatabaseExtension, named name: String) throws {
         try checkWritable()
-        let database = connection.database
-        let oldestSnapshot: @Sendable () -> UInt64 = { [weak database] in
-            database?.state.withLock { $0.oldestConnectionSnapshot } ?? 0
-        }
-        let entry = try database.extensions.withLock {
-            try $0.makeEntry(name: name, implementation: implementation, oldestSnapshot: oldestSnapshot)
-        }
+        let entry = try makeRegistryEntry(implementation, named: name)
         try dropOrphans(sharingTablesWith: entry)
         // Part of this transaction from now on: its flush, its changes and its commit run with it.
         extensionEntries.append(entry)
@@ -56,6 +50,37 @@ extension ReadWriteTransaction {
         // Registered while the write lock is still held, so no later write can miss its hooks.
         connection.database.extensions.withLock { $0.add(entry) }
         registeredExtensions.append(entry.registration)
+    }
+
+    /// A registration of `implementation` under `name`, not added to the registry yet.
+    private func makeRegistryEntry(
+        _ implementation: any DatabaseExtension, named name: String
+    ) throws -> ExtensionRegistry.Entry {
+        let database = connection.database
+        let oldestSnapshot: @Sendable () -> UInt64 = { [weak database] in
+            database?.state.withLock { $0.oldestConnectionSnapshot } ?? 0
+        }
+        return try database.extensions.withLock {
+            try $0.makeEntry(name: name, implementation: implementation, oldestSnapshot: oldestSnapshot)
+        }
+    }
+
+    /// Registers every non-persistent extension again, in place, and populates it from the rows:
+    /// another process changed rows this process's memory cannot know of
+    /// (``DatabaseOptions/multiProcessSupport``).
+    ///
+    /// Each gets a new registration (new memory tables, so readers at earlier snapshots keep the
+    /// old contents); the commit lists them among ``Changeset/registeredExtensions``.
+    func reinstallMemoryExtensions() throws {
+        try checkWritable()
+        for (index, old) in extensionEntries.enumerated() where !old.implementation.isPersistent {
+            let entry = try makeRegistryEntry(old.implementation, named: old.name)
+            extensionEntries[index] = entry
+            keptHookReceivers = nil
+            try makeExtensionTransaction(for: entry).populate()
+            connection.database.extensions.withLock { $0.replace(entry) }
+            registeredExtensions.append(entry.registration)
+        }
     }
 
     /// The builds of `implementation`'s dependencies, as recorded for it: a persistent one's

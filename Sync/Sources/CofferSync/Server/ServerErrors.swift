@@ -18,6 +18,9 @@ struct ServerErrors {
             let inner = error.closureError ?? error.commitError ?? error.beginError ?? error.rollbackError
             return inner.map(map) ?? SyncError.server(code: "transaction", message: "the transaction failed")
         case let error as PSQLError: return map(error)
+        case is PostgresDecodingError:
+            // Its cell bytes could be a row's ciphertext: say only what went wrong.
+            return SyncError.server(code: "decoding", message: "\(server) answered with unexpected column types")
         default: return SyncError.serverUnreachable(server: server, reason: "\(error)")
         }
     }
@@ -55,7 +58,7 @@ struct ServerErrors {
         case "3F000", "42P01", "42883": return .schemaVersionMismatch(expected: ServerSchema.version, found: nil)
         case "CS001": return .schemaVersionMismatch(expected: ServerSchema.version, found: detail.flatMap { Int($0) })
         case "CS002":
-            guard let space else { return .server(code: state, message: message) }
+            guard let space else { return .server(code: state, message: "\(message) (\(server))") }
             return .spaceNotFound(space: space)
         case "CS003", "CS004": return .misuse(message)
         case "42501":

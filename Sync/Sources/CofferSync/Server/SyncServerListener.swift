@@ -64,7 +64,12 @@ public struct SyncServerListener: Sendable {
             } catch {
                 guard !Task.isCancelled else { return }
                 let mapped = ServerErrors(server: address.server, space: nil).map(error)
-                logger.warning("sync listener lost the server; reconnecting", metadata: ["error": "\(mapped)"])
+                // Once per outage at warning level; the retries that follow, at debug.
+                logger.log(
+                    level: failures == 0 ? .warning : .debug,
+                    "sync listener lost the server; reconnecting",
+                    metadata: ["error": "\(mapped)"]
+                )
             }
             failures += 1
             do {

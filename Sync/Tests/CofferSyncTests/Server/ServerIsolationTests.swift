@@ -119,6 +119,20 @@ import Testing
         }
     }
 
+    @Test func deviceCannotMoveItsOwnSpaceBackwards() async throws {
+        try await SyncTestServer.withSpace { server in
+            try await seed(server)
+            try await server.withRawConnection { connection in
+                #expect(await sqlState(connection, "UPDATE coffer_sync.spaces SET last_seq = 0") == "CS003")
+                #expect(await sqlState(connection, "UPDATE coffer_sync.spaces SET key_epoch = 3") == "CS003")
+                #expect(await sqlState(connection, "UPDATE coffer_sync.spaces SET key_epoch = 0") != nil)
+            }
+            let connection = try await server.connect()
+            #expect(try await connection.space().lastSequence == 2)
+            await connection.close()
+        }
+    }
+
     /// Two rows and a sealed key in `server`'s space, written by its first device.
     private func seed(_ server: SyncTestServer) async throws {
         let connection = try await server.connect()

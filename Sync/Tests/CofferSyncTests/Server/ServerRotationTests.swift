@@ -11,6 +11,14 @@ import Testing
             _ = try await rotator.push(
                 (1...3).map { PushRequest(row: testRow($0, version: 1, device: d0), baseVersion: 0) })
 
+            // A device still listening on the old channel hears the rotation.
+            let wakeUps = WakeUpCounter()
+            let listening = wakeUps.consume(
+                SyncServerListener(address: server.devices[1].address, channel: server.channel).wakeUps()
+            )
+            defer { listening.cancel() }
+            #expect(await eventually { await wakeUps.count >= 1 })
+
             let newRows = [
                 testRow(11, version: 1, device: d0, epoch: 2), testRow(12, version: 4, device: d0, epoch: 2),
             ]
@@ -21,6 +29,7 @@ import Testing
                 sealedKeys: [d0: Data([0]), d1: Data([1])], rows: newRows, revoking: d2
             )
             #expect(last == 5)
+            #expect(await eventually { await wakeUps.count >= 2 })
             #expect(
                 try await rotator.space()
                     == SpaceInfo(

@@ -37,7 +37,7 @@ import Testing
         let statements = SQLScript.statements(ServerSchema.sql)
         #expect(statements.count > 30)
         let functions = statements.filter { $0.contains("CREATE OR REPLACE FUNCTION") }
-        #expect(functions.count == 6)
+        #expect(functions.count == 7)
         #expect(functions.allSatisfy { $0.hasSuffix("$fn$") })
     }
 
