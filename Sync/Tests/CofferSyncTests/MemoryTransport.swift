@@ -16,6 +16,9 @@ final class MemorySpace: Sendable {
         state = Mutex((key.epoch, SpaceCheck.keyCheck(syncKey: key, spaceID: spaceID), false, [:]))
     }
 
+    /// While set, every call waits forever, ignoring cancellation (a network holding packets).
+    let hangs = Mutex(false)
+
     var offline: Bool {
         get { state.withLock { $0.offline } }
         set { state.withLock { $0.offline = newValue } }
@@ -54,12 +57,15 @@ final class MemorySpace: Sendable {
     struct Transport: SyncTransport {
         let space: MemorySpace
 
-        func check() throws {
+        func check() async throws {
+            if space.hangs.withLock({ $0 }) {
+                await withCheckedContinuation { (_: CheckedContinuation<Void, Never>) in }
+            }
             if space.offline { throw SyncError.serverUnreachable(server: "memory", reason: "offline") }
         }
 
         func space() async throws -> SpaceState {
-            try check()
+            try await check()
             let state = space.state.withLock { $0 }
             return SpaceState(
                 keyEpoch: state.epoch, keyCheck: state.keyCheck, channel: "memory",
@@ -67,7 +73,7 @@ final class MemorySpace: Sendable {
         }
 
         func push(_ uploads: [PreparedUpload]) async throws -> [UploadOutcome] {
-            try check()
+            try await check()
             let epoch = space.state.withLock { $0.epoch }
             guard uploads.allSatisfy({ $0.row.keyEpoch == epoch }) else {
                 throw SyncError.server(code: "epoch", message: "stale key epoch")
@@ -78,12 +84,12 @@ final class MemorySpace: Sendable {
         }
 
         func pull(after cursor: Int64, limit: Int) async throws -> [PulledRow] {
-            try check()
+            try await check()
             return space.server.pull(after: cursor, limit: limit)
         }
 
         func sealedKey(epoch: Int, device: UUID) async throws -> Data? {
-            try check()
+            try await check()
             return space.state.withLock { $0.sealedKeys["\(device)/\(epoch)"] }
         }
 

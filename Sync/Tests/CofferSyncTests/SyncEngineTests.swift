@@ -33,7 +33,7 @@ import Testing
         try device.replica.storeCredentials(credentials)
         let engine = SyncEngine(
             replica: device.replica, credentials: credentials, logger: Logger(label: "test.\(name)"),
-            pollInterval: .seconds(60), transport: space.transport())
+            pollInterval: .seconds(60), callTimeout: .milliseconds(300), transport: space.transport())
         return Peer(device: device, engine: engine, deviceKey: deviceKey)
     }
 
@@ -160,6 +160,24 @@ import Testing
             #expect(await peer.engine.currentStatus().queued == 0)
             await peer.engine.stop()
         }
+    }
+
+    @Test func aServerThatStopsAnsweringTimesOutAndStopReturns() async throws {
+        let a = try peer("a")
+        await a.engine.start()
+        try await a.engine.syncNow()
+        space.hangs.withLock { $0 = true }
+        try a.device.set("queued while the server hangs", "k1")
+        await #expect(throws: SyncError.serverUnreachable(server: "memory:0", reason: "no answer in 0.3 seconds")) {
+            try await a.engine.syncNow()
+        }
+        #expect(await a.engine.currentStatus().queued == 1)
+        await a.engine.stop()
+        space.hangs.withLock { $0 = false }
+        await a.engine.start()
+        try await a.engine.syncNow()
+        #expect(await a.engine.currentStatus().queued == 0)
+        await a.engine.stop()
     }
 
     @Test func syncNowNeedsAStartedEngine() async throws {

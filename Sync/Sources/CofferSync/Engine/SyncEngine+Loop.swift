@@ -62,7 +62,7 @@ extension SyncEngine {
     func round() async throws {
         let transport = try await connected()
         status.phase = .syncing
-        let space = try await transport.space()
+        let space = try await call { try await transport.space() }
         try await followEpoch(space, transport)
         // A rotation changes the channel: listen on the new one.
         if space.channel != listenChannel { try await listen(on: space.channel, transport) }
@@ -74,8 +74,9 @@ extension SyncEngine {
     func connected() async throws -> any SyncTransport {
         if let transport { return transport }
         status.phase = .connecting
-        let transport = try await makeTransport(credentials)
-        let space = try await transport.space()
+        let (makeTransport, credentials) = (makeTransport, credentials)
+        let transport = try await call { try await makeTransport(credentials) }
+        let space = try await call { try await transport.space() }
         try await followEpoch(space, transport)
         self.transport = transport
         logger.info(
@@ -88,7 +89,7 @@ extension SyncEngine {
     /// Replaces the listener by one on `channel`.
     func listen(on channel: String, _ transport: any SyncTransport) async throws {
         listenTask?.cancel()
-        let stream = try await transport.wakeUps(channel: channel)
+        let stream = try await call { try await transport.wakeUps(channel: channel) }
         let wake = wake
         listenTask = Task { for await _ in stream { wake.signal() } }
         listenChannel = channel
@@ -105,8 +106,9 @@ extension SyncEngine {
             }
             return
         }
+        let device = credentials.deviceID
         guard space.keyEpoch > credentials.syncKey.epoch,
-            let sealed = try await transport.sealedKey(epoch: space.keyEpoch, device: credentials.deviceID)
+            let sealed = try await call({ try await transport.sealedKey(epoch: space.keyEpoch, device: device) })
         else { throw SyncError.syncKeyMismatch(space: credentials.spaceID, epoch: space.keyEpoch) }
         let key = try SyncKeySealing.open(
             sealed, with: credentials.deviceKey, spaceID: credentials.spaceID, deviceID: credentials.deviceID,
@@ -130,7 +132,8 @@ extension SyncEngine {
             if batch.isEmpty { return }
             status.inFlight = batch.uploads.count
             defer { status.inFlight = 0 }
-            let outcomes = batch.uploads.isEmpty ? [] : try await transport.push(batch.uploads)
+            let uploads = batch.uploads
+            let outcomes = uploads.isEmpty ? [] : try await call { try await transport.push(uploads) }
             guard outcomes.count == batch.uploads.count else {
                 throw SyncError.server(code: "protocol", message: "the server answered a push with the wrong count")
             }
@@ -149,7 +152,8 @@ extension SyncEngine {
     func pullAll(_ transport: any SyncTransport) async throws {
         while true {
             let cursor = try replica.cursor()
-            let rows = try await transport.pull(after: cursor, limit: pullBatchSize)
+            let limit = pullBatchSize
+            let rows = try await call { try await transport.pull(after: cursor, limit: limit) }
             if rows.isEmpty {
                 status.lastPull = Date()
                 status.cursor = cursor
@@ -161,6 +165,11 @@ extension SyncEngine {
             status.serverSequence = max(status.serverSequence, status.cursor)
             logger.debug("sync pulled", metadata: ["rows": "\(rows.count)", "cursor": "\(status.cursor)"])
         }
+    }
+
+    /// One server call, bounded by ``callTimeout``.
+    func call<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T) async throws -> T {
+        try await withDeadline(callTimeout, server: "\(credentials.host):\(credentials.port)", operation)
     }
 
     func reportRejected(_ error: SyncError) {

@@ -15,6 +15,8 @@ public import Logging
 public actor SyncEngine {
     /// How often the engine pulls when no notification arrives.
     public var pollInterval: Duration
+    /// How long one server call may take before the connection is taken as lost.
+    public let callTimeout: Duration
     /// The rows per push.
     public let uploadBatchSize = 500
     /// The rows per pull.
@@ -39,19 +41,23 @@ public actor SyncEngine {
     /// ``SyncSetup``), connecting with postgres-nio.
     ///
     /// - Throws: `SyncError.misuse` when the database holds no credentials.
-    public init(replica: SyncReplica, logger: Logger, pollInterval: Duration = .seconds(30)) throws {
+    public init(
+        replica: SyncReplica, logger: Logger, pollInterval: Duration = .seconds(30),
+        callTimeout: Duration = .seconds(30)
+    ) throws {
         guard let credentials = try replica.credentials() else {
             throw SyncError.misuse("this database has not created or joined a sync space")
         }
         self.init(
             replica: replica, credentials: credentials, logger: logger, pollInterval: pollInterval,
-            transport: PostgresTransport.factory(logger: logger))
+            callTimeout: callTimeout, transport: PostgresTransport.factory(logger: logger))
     }
 
     init(
         replica: SyncReplica, credentials: SyncDeviceCredentials, logger: Logger, pollInterval: Duration,
-        transport: @escaping SyncTransportFactory
+        callTimeout: Duration = .seconds(30), transport: @escaping SyncTransportFactory
     ) {
+        self.callTimeout = callTimeout
         self.replica = replica
         self.credentials = credentials
         self.logger = logger
@@ -122,7 +128,9 @@ public actor SyncEngine {
         listenTask?.cancel()
         listenTask = nil
         listenChannel = nil
-        await transport?.close()
+        // Not awaited: closing waits for the connection's call in progress, which may hang
+        // on a network that holds packets.
+        if let transport { Task { await transport.close() } }
         transport = nil
     }
 }

@@ -26,7 +26,10 @@ final class TCPProxy: Sendable {
     init(targetHost: String, targetPort: Int) async throws {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let loop = group.next()
-        let state = NIOLoopBound(TCPProxyState(targetHost: targetHost, targetPort: targetPort), eventLoop: loop)
+        // NIOLoopBound must be made on its loop (a precondition in debug builds).
+        let state = try await loop.submit {
+            NIOLoopBound(TCPProxyState(targetHost: targetHost, targetPort: targetPort), eventLoop: loop)
+        }.get()
         let listener: any Channel
         do {
             listener = try await ServerBootstrap(group: loop)
