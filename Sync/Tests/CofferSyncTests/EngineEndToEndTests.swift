@@ -93,7 +93,9 @@ import Testing
         try await engineB.syncNow()
         #expect(try b.note("k1") == Note(text: "hello"))
         let first = await engineB.currentStatus()
-        #expect(first.cursor >= 1 && first.progress == 1 && first.lastPull != nil && first.phase == .idle)
+        #expect(first.cursor >= 1 && first.progress == 1 && first.lastPull != nil)
+        // A notification may have started another round already.
+        #expect([SyncStatus.Phase.idle, .syncing].contains(first.phase))
         // Without syncNow: the commit wakes A, NOTIFY wakes B.
         try a.set("notified", "k2")
         #expect(try await eventually { try b.note("k2") == Note(text: "notified") })
