@@ -76,9 +76,10 @@ extension SyncEngine {
         status.phase = .connecting
         let (makeTransport, credentials) = (makeTransport, credentials)
         let transport = try await call { try await makeTransport(credentials) }
+        // Kept from here on, so that a failure below closes it (`disconnect()`).
+        self.transport = transport
         let space = try await call { try await transport.space() }
         try await followEpoch(space, transport)
-        self.transport = transport
         logger.info(
             "sync connected",
             metadata: ["space": "\(credentials.spaceID.uuidString)", "epoch": "\(credentials.syncKey.epoch)"])

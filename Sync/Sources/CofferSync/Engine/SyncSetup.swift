@@ -47,9 +47,7 @@ public enum SyncSetup {
         logger: Logger = Logger(label: "coffer.sync.setup")
     ) async throws -> Data {
         let mine = try storedCredentials(replica)
-        var template = mine.serverAddress
-        template.username = ""
-        let credentials = newDevice(spaceID: mine.spaceID, key: mine.syncKey, server: template)
+        let credentials = newDevice(spaceID: mine.spaceID, key: mine.syncKey, server: mine.serverAddress)
         let file = try EnrollmentFile.seal(credentials, passphrase: passphrase, parameters: parameters)
         let connection = try await SyncServerConnection.connect(
             to: mine.serverAddress, space: mine.spaceID, logger: logger)
@@ -88,7 +86,8 @@ public enum SyncSetup {
     /// rotation are dropped by the rotation; their writers still hold them.
     ///
     /// - Throws: `SyncError.tampered` if a stored row does not open (nothing is rotated);
-    ///   `.keyEpochChanged` if another device rotated first; server errors.
+    ///   `.keyEpochChanged` if another device rotated first (sync, then try again);
+    ///   `.syncKeyMismatch` if this device's key does not open the space; server errors.
     public static func revokeDevice(
         _ deviceID: UUID, from replica: SyncReplica, logger: Logger = Logger(label: "coffer.sync.setup")
     ) async throws {
@@ -97,10 +96,11 @@ public enum SyncSetup {
             to: mine.serverAddress, space: mine.spaceID, logger: logger)
         defer { Task { await connection.close() } }
         let space = try await connection.space()
-        guard space.keyEpoch == mine.syncKey.epoch,
-            SpaceCheck.matches(space.keyCheck, syncKey: mine.syncKey, spaceID: mine.spaceID)
-        else {
+        guard space.keyEpoch == mine.syncKey.epoch else {
             throw SyncError.keyEpochChanged(space: mine.spaceID, expected: mine.syncKey.epoch, current: space.keyEpoch)
+        }
+        guard SpaceCheck.matches(space.keyCheck, syncKey: mine.syncKey, spaceID: mine.spaceID) else {
+            throw SyncError.syncKeyMismatch(space: mine.spaceID, epoch: space.keyEpoch)
         }
         let oldSealer = RowSealer(syncKey: mine.syncKey, spaceID: mine.spaceID)
         let next = SyncKey.random(epoch: mine.syncKey.epoch + 1)
