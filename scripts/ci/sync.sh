@@ -70,6 +70,7 @@ export COFFER_SYNC_TEST_ADMIN_URL="postgres://coffer_admin:$admin_password@127.0
 swift build --package-path Sync --product coffer-sync
 COFFER_SYNC_ADMIN_URL="$COFFER_SYNC_TEST_ADMIN_URL" swift run --package-path Sync --skip-build coffer-sync init-server
 swift test --package-path Sync "$@"
-# A real restart breaks every connection, so its test runs alone, after the others.
+# A real restart breaks every connection, so each restart test runs alone, after the others.
 export COFFER_SYNC_TEST_RESTART_COMMAND="${as_owner[*]} $pg_bin/pg_ctl -D $data -l $workdir/server.log -w -t 60 -m fast restart"
 timeout 300 swift test --package-path Sync --skip-build --filter ServerRestartTests
+timeout 300 swift test --package-path Sync --skip-build --filter EngineRestartTests

@@ -24,6 +24,11 @@ public enum SyncError: Error, Sendable, Hashable {
     case keyEpochChanged(space: UUID, expected: Int, current: Int)
     /// A row from the server failed authentication or does not match where it was stored.
     case tampered(rowID: String, reason: String)
+    /// An authentic row whose values do not decode as its collection's declared types (a device
+    /// with other types, for example another version of the app): reported, not applied.
+    case undecodableRow(rowID: String)
+    /// The local database failed while syncing (Coffer's `DatabaseError` code); retried.
+    case localDatabase(code: String)
     /// The server served a version of a row older than one this device already holds.
     case rollbackDetected(rowID: String, held: Int64, served: Int64)
     /// An enrollment file or code could not be opened (wrong passphrase, damaged, other format).
@@ -49,6 +54,9 @@ extension SyncError: LocalizedError {
         case .keyEpochChanged(let space, let expected, let current):
             "sync space \(space.uuidString) is at key epoch \(current), not \(expected); nothing was written"
         case .tampered(let rowID, let reason): "row \(rowID) from the server was rejected: \(reason)"
+        case .undecodableRow(let rowID):
+            "row \(rowID) from the server does not decode as its collection's declared types; not applied"
+        case .localDatabase(let code): "the local database failed while syncing (\(code))"
         case .rollbackDetected(let rowID, let held, let served):
             "the server served version \(served) of row \(rowID), older than version \(held) this device holds"
         case .enrollmentInvalid(let reason): "the enrollment could not be opened: \(reason)"
