@@ -15,6 +15,8 @@ struct DatabaseOpener {
         var pageSize: Int
         var snapshot: UInt64
         var extensionNames: [String]
+        /// Whether `handle`'s locks were dropped by a read of the file outside SQLite.
+        var locksLost = false
     }
 
     private var path: String { url.path }
@@ -131,6 +133,7 @@ struct DatabaseOpener {
         }
         let pageSize = Int(try mapSQLite { try handle.scalarInt("PRAGMA page_size") } ?? 1024)
         var handleKey = candidate
+        let readsSalt = candidate.map { $0.isPassphrase || $0.isUnsaltedRawKey } ?? false
         if let candidate, candidate.isPassphrase {
             // A new file's first page may still sit in the WAL: copy it home so the salt is readable.
             _ = try? handle.checkpoint(.passive)
@@ -154,7 +157,26 @@ struct DatabaseOpener {
         if resolved != nil { resolved?.pageSize = pageSize }
         return Result(
             handle: handle, handleKey: handleKey, handleCipher: resolved, cipherVersion: cipherVersion,
-            pageSize: pageSize, snapshot: snapshot, extensionNames: names)
+            pageSize: pageSize, snapshot: snapshot, extensionNames: names, locksLost: readsSalt)
+    }
+
+    /// A read-write handle keyed with the key and settings later handles use.
+    private func freshHandle(key: KeyCandidate?, cipher: CipherSettings?) throws -> SQLiteConnection {
+        let handle = try SQLiteConnection(path: path, vfs: options.vfsName)
+        do {
+            Self.applyBusyTimeout(handle, options: options)
+            if let key {
+                try key.bytes.withUnsafeBytes { try handle.applyKey($0) }
+                try handle.applyCipherSettings(
+                    pageSize: cipher?.pageSize, kdfIterations: cipher?.kdfIterations, useHMAC: cipher?.useHMAC)
+            }
+            try handle.validateReadable()
+            try mapSQLite { try Self.applyConnectionPragmas(handle, options: options) }
+            return handle
+        } catch {
+            handle.close()
+            throw error
+        }
     }
 
     /// Tries a key on a READ-ONLY handle first.
@@ -202,7 +224,16 @@ struct DatabaseOpener {
                     pageSize: cipher?.pageSize, kdfIterations: cipher?.kdfIterations, useHMAC: cipher?.useHMAC)
             }
             try handle.validateReadable()
-            let result = try finish(handle: handle, candidate: candidate, cipher: cipher, cipherVersion: cipherVersion)
+            var result = try finish(
+                handle: handle, candidate: candidate, cipher: cipher, cipherVersion: cipherVersion)
+            if result.locksLost {
+                // Reading the new file's salt closed a descriptor of the file, which drops every
+                // POSIX lock this process holds on it, SQLite's included (SQLite still believes
+                // it holds them). A fresh handle takes them again.
+                handle.close()
+                result.handle = try freshHandle(key: result.handleKey, cipher: result.handleCipher)
+                result.locksLost = false
+            }
             guardHandle?.close()
             return result
         } catch {

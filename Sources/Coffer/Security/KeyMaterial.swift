@@ -112,6 +112,10 @@ extension KeyCandidate {
     }
 
     /// SQLCipher's salt: the first 16 bytes of the file at `path`, when the file has them.
+    ///
+    /// Closing the descriptor it reads with drops every POSIX lock this process holds on the
+    /// file, SQLite's included: while a handle of this process has the file open, reopen the
+    /// handles afterwards (see `DatabaseOpener`).
     static func fileSalt(atPath path: String) -> Data? {
         guard let file = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? file.close() }
