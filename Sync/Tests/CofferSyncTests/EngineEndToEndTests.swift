@@ -32,8 +32,10 @@ import Testing
 
     /// An engine for `device` over PostgreSQL; while `offline` is set it cannot connect, and
     /// every call on an open connection fails.
-    func engine(_ device: TestDevice, offline: OfflineSwitch? = nil, poll: Duration = .seconds(5)) throws -> SyncEngine
-    {
+    func engine(
+        _ device: TestDevice, offline: OfflineSwitch? = nil, poll: Duration = .seconds(5),
+        callTimeout: Duration = .seconds(3)
+    ) throws -> SyncEngine {
         let credentials = try #require(try device.replica.credentials())
         let real = PostgresTransport.factory(logger: logger)
         let factory: SyncTransportFactory = { [offline] credentials in
@@ -46,7 +48,7 @@ import Testing
         }
         return SyncEngine(
             replica: device.replica, credentials: credentials, logger: logger, pollInterval: poll,
-            callTimeout: .seconds(3), transport: factory)
+            callTimeout: callTimeout, transport: factory)
     }
 
     /// A new space with its first device, and `others` devices enrolled and joined through
@@ -164,11 +166,20 @@ import Testing
         try await drop(devices[0])
     }
 
-    /// Three devices syncing through a loopback TCP proxy that is paused and severed at random
-    /// while they write overlapping rows: after quiescence every device holds the model's rows.
-    @Test func randomWritesThroughAPausedAndSeveredProxyConverge() async throws {
-        var random = SeededGenerator(seed: 2026)
-        let devices = try await space(others: 2)
+    /// The device counts of the proxy convergence test: two and three by default, and eight
+    /// too with `STRESS=1` (longer than the default run's budget allows).
+    static let proxyDeviceCounts: [Int] = {
+        let stress = ProcessInfo.processInfo.environment["STRESS"].map { !$0.isEmpty && $0 != "0" } ?? false
+        return stress ? [2, 3, 8] : [2, 3]
+    }()
+
+    /// `deviceCount` devices syncing through a loopback TCP proxy that is paused and severed at
+    /// random while they write overlapping rows: after quiescence every device holds the
+    /// model's rows (the latest write per key, tombstones included).
+    @Test(arguments: proxyDeviceCounts)
+    func randomWritesThroughAPausedAndSeveredProxyConverge(deviceCount: Int) async throws {
+        var random = SeededGenerator(seed: 2026 + UInt64(deviceCount))
+        let devices = try await space(others: deviceCount - 1)
         try await withTCPProxy(to: try admin) { proxy in
             for device in devices {
                 var credentials = try #require(try device.replica.credentials())
@@ -180,7 +191,7 @@ import Testing
             for engine in engines { await engine.start() }
             let keys = ["a", "b", "c", "d", "e", "f"]
             var model: [String: (timestamp: HybridTimestamp, text: String?)] = [:]
-            for step in 0..<150 {
+            for step in 0..<(50 * deviceCount) {
                 switch Int.random(in: 0..<30, using: &random) {
                 case 0:
                     try await proxy.pause()
@@ -203,7 +214,7 @@ import Testing
             try await proxy.resume()
             let expected = model.compactMapValues(\.text)
             // Quiescence: rounds until every device holds the model (a severed round may fail once).
-            let converged = try await eventually {
+            let converged = try await CofferSyncTests.eventually(timeout: .seconds(30)) {
                 devices.allSatisfy { (try? $0.notes()) == expected }
                     && devices.allSatisfy { (try? $0.replica.queuedCount()) == 0 }
             }
@@ -312,6 +323,7 @@ import Testing
         #expect(try b.note("k2") == Note(text: "after"))
         #expect(try b.note("k1") == Note(text: "before"))
         #expect(try b.replica.credentials()?.syncKey.epoch == 2)
+        #expect(try b.replica.queuedCount() == 0)
         // The rotation changed the channel: B listens on the new one.
         try a.set("notified after rotation", "k3")
         #expect(try await eventually { try b.note("k3") == Note(text: "notified after rotation") })
