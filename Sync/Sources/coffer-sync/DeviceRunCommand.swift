@@ -54,21 +54,17 @@ struct DeviceRunCommand: AsyncParsableCommand {
         await engine.start()
 
         let connection = try db.newConnection()
-        var next = try connection.read { try DeviceRunOperation.next($0) }
+        var next = try DeviceRunOperation.next(connection)
         Self.emit("resume \(next)")
         while next < operations {
-            let index = next
-            try connection.readWrite { tx in
-                try DeviceRunOperation(index: index).perform(tx)
-                try DeviceRunOperation.setNext(index + 1, tx)
-            }
-            Self.emit("ack \(index)")
+            try DeviceRunOperation(index: next).commit(connection)
+            Self.emit("ack \(next)")
             next += 1
             if intervalMs > 0 { try await Task.sleep(for: .milliseconds(intervalMs)) }
         }
         Self.emit("done")
         while true {
-            let rows = try connection.read { try DeviceRunOperation.rows($0) }
+            let rows = try DeviceRunOperation.rows(connection)
             let queued = await engine.currentStatus().queued
             Self.emit("state \(rows.count) \(queued) \(DeviceRunOperation.digest(rows))")
             try await Task.sleep(for: .milliseconds(100))
@@ -106,28 +102,30 @@ struct DeviceRunOperation {
         db.registerCodable(String.self, forCollection: progressCollection, format: .binary)
     }
 
-    /// Performs the operation in `tx`.
-    func perform(_ tx: ReadWriteTransaction) throws {
-        try tx.setObject(value, forKey: key, inCollection: Self.collection)
+    /// Performs the operation and records the next one's index, in one transaction.
+    func commit(_ connection: Connection) throws {
+        try connection.readWrite { tx in
+            try tx.setObject(value, forKey: key, inCollection: Self.collection)
+            try tx.setObject(String(index + 1), forKey: "next", inCollection: Self.progressCollection)
+        }
     }
 
     /// The index of the next operation stored in the database, 0 at first.
-    static func next(_ tx: ReadTransaction) throws -> Int {
-        try tx.object(forKey: "next", inCollection: progressCollection, as: String.self).flatMap { Int($0) } ?? 0
-    }
-
-    /// Stores the index of the next operation.
-    static func setNext(_ next: Int, _ tx: ReadWriteTransaction) throws {
-        try tx.setObject(String(next), forKey: "next", inCollection: progressCollection)
+    static func next(_ connection: Connection) throws -> Int {
+        try connection.read { tx in
+            try tx.object(forKey: "next", inCollection: progressCollection, as: String.self).flatMap { Int($0) } ?? 0
+        }
     }
 
     /// Every row of the synced collection, by key.
-    static func rows(_ tx: ReadTransaction) throws -> [String: String] {
-        var rows: [String: String] = [:]
-        for key in try tx.allKeys(inCollection: collection) {
-            rows[key] = try tx.object(forKey: key, inCollection: collection, as: String.self)
+    static func rows(_ connection: Connection) throws -> [String: String] {
+        try connection.read { tx in
+            var rows: [String: String] = [:]
+            for key in try tx.allKeys(inCollection: collection) {
+                rows[key] = try tx.object(forKey: key, inCollection: collection, as: String.self)
+            }
+            return rows
         }
-        return rows
     }
 
     /// A digest of `rows` that two processes compute alike: FNV-1a (64-bit) over the sorted

@@ -53,16 +53,16 @@ extension EngineEndToEndTests {
             credentials.syncKey = .random(epoch: credentials.syncKey.epoch)
             try intruder.replica.storeCredentials(credentials)
             try intruder.set("must not reach the server", "k1")
-            let engine = try engine(intruder)
-            await engine.start()
+            let intruderEngine = try engine(intruder)
+            await intruderEngine.start()
             await #expect(
                 throws: SyncError.syncKeyMismatch(space: credentials.spaceID, epoch: credentials.syncKey.epoch)
             ) {
-                try await engine.syncNow()
+                try await intruderEngine.syncNow()
             }
-            let status = await engine.currentStatus()
+            let status = await intruderEngine.currentStatus()
             #expect(status.phase == .failed && status.queued == 1)
-            await engine.stop()
+            await intruderEngine.stop()
             #expect(try await serverRowCount(space: credentials.spaceID) == 0)
         }
     }
@@ -76,29 +76,29 @@ extension EngineEndToEndTests {
             let space = try #require(try a.replica.credentials()).spaceID
             try await withTCPProxy(to: try admin) { proxy in
                 try route(a, through: proxy)
-                let engine = try engine(a, poll: .seconds(60), callTimeout: .milliseconds(500))
-                await engine.start()
-                try await engine.syncNow()
+                let engineA = try engine(a, poll: .seconds(60), callTimeout: .milliseconds(500))
+                await engineA.start()
+                try await engineA.syncNow()
 
                 try await proxy.pause()
                 try a.set("queued while the server holds every packet", "k1")
                 await #expect {
-                    try await engine.syncNow()
+                    try await engineA.syncNow()
                 } throws: { error in
                     guard case SyncError.serverUnreachable = error else { return false }
                     return true
                 }
-                #expect(await engine.currentStatus().queued == 1)
-                let stopping = Task<Void, any Error> { await engine.stop() }
+                #expect(await engineA.currentStatus().queued == 1)
+                let stopping = Task<Void, any Error> { await engineA.stop() }
                 // Bounded: a stop waiting on the held call would never return.
                 #expect(try await value(of: stopping, within: .seconds(20)) != nil)
-                #expect(await engine.currentStatus().phase == .stopped)
+                #expect(await engineA.currentStatus().phase == .stopped)
 
                 try await proxy.resume()
-                await engine.start()
-                try await engine.syncNow()
-                #expect(await engine.currentStatus().queued == 0)
-                await engine.stop()
+                await engineA.start()
+                try await engineA.syncNow()
+                #expect(await engineA.currentStatus().queued == 0)
+                await engineA.stop()
             }
             #expect(try await serverRowCount(space: space) == 1)
         }
