@@ -19,6 +19,9 @@ import Testing
     /// The enrollment file's passphrase, handed to the child in its environment.
     static let passphrase = "kill test passphrase"
 
+    /// Whether `STRESS=1` asked for the long run (ten kills instead of three).
+    static let isStress = ProcessInfo.processInfo.environment["STRESS"].map { !$0.isEmpty && $0 != "0" } ?? false
+
     init() throws { directory = try SyncTestDirectory() }
 
     var admin: SyncServerAddress {
@@ -84,8 +87,8 @@ import Testing
         try await SyncServerAdmin(address: try admin).dropSpace(spaceID: credentials.spaceID)
     }
 
-    /// The kill test's body: three runs of the child killed at random, a last one left to finish,
-    /// then convergence of both devices with the model.
+    /// The kill test's body: runs of the child killed at random (three, ten with `STRESS=1`), a
+    /// last one left to finish, then convergence of both devices with the model.
     func run(parent: TestDevice, random: inout SeededGenerator) async throws {
         let file = try await SyncSetup.enrollDevice(
             from: parent.replica, passphrase: Data(Self.passphrase.utf8), parameters: EngineEndToEndTests.cheap,
@@ -93,7 +96,8 @@ import Testing
         let enrollmentURL = directory.url.appendingPathComponent("child.enrollment")
         try file.write(to: enrollmentURL)
         let childDatabase = directory.url.appendingPathComponent("child.coffer")
-        let operations = 160
+        let kills = Self.isStress ? 10 : 3
+        let operations = Self.isStress ? 500 : 160
         let arguments = [
             "device-run", "--database", childDatabase.path, "--enrollment", enrollmentURL.path,
             "--operations", "\(operations)", "--interval-ms", "3", "--poll-ms", "300",
@@ -110,7 +114,7 @@ import Testing
         var parentModel: [String: String] = [:]
         var step = 0
         var acknowledged = -1
-        for kill in 0..<3 {
+        for kill in 0..<kills {
             let child = try SyncDeviceChild(arguments, environment: environment, logDirectory: directory.url)
             try await child.wait(for: "resume") { $0.last("resume ") != nil }
             let resume = try #require(child.last("resume ").flatMap { Int($0) })
