@@ -151,7 +151,8 @@ import Testing
         var expected = Self.childRows(after: operations)
         expected.merge(parentModel) { _, parent in parent }
         let digest = Self.digest(expected)
-        try await child.wait(for: "the model's rows with nothing queued", timeout: .seconds(30)) { child in
+        try await child.wait(for: "the model's rows (digest \(digest)) with nothing queued", timeout: .seconds(30)) {
+            child in
             child.last("state ").map { $0.hasSuffix(" 0 \(digest)") } ?? false
         }
         #expect(

@@ -109,7 +109,10 @@ final class SyncDeviceChild {
                 throw Failure(description: "the child exited before \(what): \(errorOutput)")
             }
             guard ContinuousClock.now < deadline else {
-                throw Failure(description: "the child did not reach \(what) within \(timeout): \(errorOutput)")
+                throw Failure(
+                    description:
+                        "the child did not reach \(what) within \(timeout) (last line: \(lines.last ?? "none")): \(errorOutput)"
+                )
             }
             try await Task.sleep(for: .milliseconds(10))
         }
