@@ -54,6 +54,7 @@ import Testing
     /// A new space with its first device, and `others` devices enrolled and joined through
     /// enrollment files.
     func space(others: Int, name: String = "first") async throws -> [TestDevice] {
+        try await SyncTestServer.schemaReady()
         let first = try TestDevice(directory: directory.url, name: name, key: .random(epoch: 1), space: UUID())
         let credentials = try await SyncSetup.createSpace(replica: first.replica, admin: try admin, logger: logger)
         var devices = [try TestDevice(rebinding: first, to: credentials)]

@@ -77,6 +77,7 @@ import Testing
     @Test func aChildKilledMidUploadAndMidPullConverges() async throws {
         var random = SeededGenerator(seed: 2_609)
         let first = try TestDevice(directory: directory.url, name: "parent", key: .random(epoch: 1), space: UUID())
+        try await SyncTestServer.schemaReady()
         let credentials = try await SyncSetup.createSpace(replica: first.replica, admin: try admin, logger: logger)
         do {
             try await run(parent: try TestDevice(rebinding: first, to: credentials), random: &random)
