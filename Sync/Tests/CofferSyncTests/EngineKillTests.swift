@@ -52,7 +52,7 @@ import Testing
         return String(hash, radix: 16)
     }
 
-    /// Every row of `device`'s `plain` collection, by key.
+    /// Every row of the `plain` collection read through `connection`, by key.
     static func plainRows(_ connection: Connection) throws -> [String: String] {
         try connection.read { tx in
             var rows: [String: String] = [:]
