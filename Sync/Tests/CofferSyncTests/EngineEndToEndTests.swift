@@ -32,8 +32,10 @@ import Testing
 
     /// An engine for `device` over PostgreSQL; while `offline` is set it cannot connect, and
     /// every call on an open connection fails.
-    func engine(_ device: TestDevice, offline: OfflineSwitch? = nil, poll: Duration = .seconds(5)) throws -> SyncEngine
-    {
+    func engine(
+        _ device: TestDevice, offline: OfflineSwitch? = nil, poll: Duration = .seconds(5),
+        callTimeout: Duration = .seconds(3)
+    ) throws -> SyncEngine {
         let credentials = try #require(try device.replica.credentials())
         let real = PostgresTransport.factory(logger: logger)
         let factory: SyncTransportFactory = { [offline] credentials in
@@ -46,12 +48,13 @@ import Testing
         }
         return SyncEngine(
             replica: device.replica, credentials: credentials, logger: logger, pollInterval: poll,
-            callTimeout: .seconds(3), transport: factory)
+            callTimeout: callTimeout, transport: factory)
     }
 
     /// A new space with its first device, and `others` devices enrolled and joined through
     /// enrollment files.
     func space(others: Int, name: String = "first") async throws -> [TestDevice] {
+        try await SyncTestServer.schemaReady()
         let first = try TestDevice(directory: directory.url, name: name, key: .random(epoch: 1), space: UUID())
         let credentials = try await SyncSetup.createSpace(replica: first.replica, admin: try admin, logger: logger)
         var devices = [try TestDevice(rebinding: first, to: credentials)]
@@ -164,11 +167,16 @@ import Testing
         try await drop(devices[0])
     }
 
-    /// Three devices syncing through a loopback TCP proxy that is paused and severed at random
-    /// while they write overlapping rows: after quiescence every device holds the model's rows.
-    @Test func randomWritesThroughAPausedAndSeveredProxyConverge() async throws {
-        var random = SeededGenerator(seed: 2026)
-        let devices = try await space(others: 2)
+    /// Whether `STRESS=1` asked for the long runs (four times the random steps).
+    static let isStress = ProcessInfo.processInfo.environment["STRESS"].map { !$0.isEmpty && $0 != "0" } ?? false
+
+    /// `deviceCount` devices (two, three, eight) syncing through a loopback TCP proxy that is
+    /// paused and severed at random while they write overlapping rows: after quiescence every
+    /// device holds the model's rows (the latest write per key, tombstones included).
+    @Test(arguments: [2, 3, 8])
+    func randomWritesThroughAPausedAndSeveredProxyConverge(deviceCount: Int) async throws {
+        var random = SeededGenerator(seed: 2026 + UInt64(deviceCount))
+        let devices = try await space(others: deviceCount - 1)
         try await withTCPProxy(to: try admin) { proxy in
             for device in devices {
                 var credentials = try #require(try device.replica.credentials())
@@ -180,7 +188,7 @@ import Testing
             for engine in engines { await engine.start() }
             let keys = ["a", "b", "c", "d", "e", "f"]
             var model: [String: (timestamp: HybridTimestamp, text: String?)] = [:]
-            for step in 0..<150 {
+            for step in 0..<(50 * deviceCount * (Self.isStress ? 4 : 1)) {
                 switch Int.random(in: 0..<30, using: &random) {
                 case 0:
                     try await proxy.pause()
@@ -203,7 +211,7 @@ import Testing
             try await proxy.resume()
             let expected = model.compactMapValues(\.text)
             // Quiescence: rounds until every device holds the model (a severed round may fail once).
-            let converged = try await eventually {
+            let converged = try await CofferSyncTests.eventually(timeout: .seconds(30)) {
                 devices.allSatisfy { (try? $0.notes()) == expected }
                     && devices.allSatisfy { (try? $0.replica.queuedCount()) == 0 }
             }
@@ -312,6 +320,7 @@ import Testing
         #expect(try b.note("k2") == Note(text: "after"))
         #expect(try b.note("k1") == Note(text: "before"))
         #expect(try b.replica.credentials()?.syncKey.epoch == 2)
+        #expect(try b.replica.queuedCount() == 0)
         // The rotation changed the channel: B listens on the new one.
         try a.set("notified after rotation", "k3")
         #expect(try await eventually { try b.note("k3") == Note(text: "notified after rotation") })

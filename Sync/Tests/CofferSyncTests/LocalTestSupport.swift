@@ -14,7 +14,7 @@ struct Tag: Codable, Sendable, Equatable {
     var label: String
 }
 
-/// One device of a test: its own database and replica, syncing through a ``MemoryServer``.
+/// One device of a test: its own database and replica, exchanging sealed rows through a ``RowRelay``.
 final class TestDevice {
     let database: Database
     let replica: SyncReplica
@@ -52,12 +52,12 @@ final class TestDevice {
     }
 
     /// Uploads everything queued, merging conflicts, until the queue is empty.
-    func upload(to server: MemoryServer) throws -> [SyncError] {
+    func upload(to relay: RowRelay) throws -> [SyncError] {
         var rejected: [SyncError] = []
         for _ in 0..<50 {
             let batch = try replica.prepareUploads(sealer: sealer, deviceID: deviceID, limit: 7)
             if batch.isEmpty { return rejected }
-            let outcomes = server.push(batch)
+            let outcomes = relay.push(batch)
             rejected += try replica.finish(batch, outcomes: outcomes, sealer: sealer).rejected
         }
         Issue.record("uploads did not settle")
@@ -66,10 +66,10 @@ final class TestDevice {
 
     /// Pulls everything after the cursor, in small batches.
     @discardableResult
-    func pull(from server: MemoryServer) throws -> SyncApplyReport {
+    func pull(from relay: RowRelay) throws -> SyncApplyReport {
         var total = SyncApplyReport()
         while true {
-            let rows = server.pull(after: try replica.cursor(), limit: 5)
+            let rows = relay.pull(after: try replica.cursor(), limit: 5)
             if rows.isEmpty { return total }
             let report = try replica.apply(rows, sealer: sealer)
             total.applied += report.applied

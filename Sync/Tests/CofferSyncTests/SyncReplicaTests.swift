@@ -5,12 +5,13 @@ import Testing
 @testable import CofferSync
 
 /// Capture, remote apply and uploads of ``SyncReplica`` between devices exchanging sealed rows
-/// through a server in memory: merge, tombstones, echo, rollback, tampering, random runs.
+/// through a ``RowRelay`` (no engine, no server): merge, tombstones, echo, rollback, tampering,
+/// random runs.
 @Suite final class SyncReplicaTests {
     let directory: SyncTestDirectory
     let key = SyncKey.random(epoch: 1)
     let space = UUID()
-    let server = MemoryServer()
+    let relay = RowRelay()
 
     init() throws { directory = try SyncTestDirectory() }
 
@@ -31,7 +32,7 @@ import Testing
         let batch = try a.replica.prepareUploads(sealer: a.sealer, deviceID: a.deviceID)
         #expect(batch.uploads.count == 2)
         #expect(batch.uploads.allSatisfy { $0.baseVersion == 0 && $0.row.version == 1 })
-        #expect(try a.upload(to: server).isEmpty)
+        #expect(try a.upload(to: relay).isEmpty)
         #expect(try a.replica.queuedCount() == 0)
         let settled = try #require(try a.replica.rowState(collection: "notes", key: "k1"))
         #expect(!settled.pending && settled.version == 1)
@@ -42,8 +43,8 @@ import Testing
         let b = try device("b")
         try a.set("hello", "k1", tag: "red")
         try a.connection.readWrite { tx in try tx.setObject("plain value", forKey: "p", inCollection: "plain") }
-        _ = try a.upload(to: server)
-        let report = try b.pull(from: server)
+        _ = try a.upload(to: relay)
+        let report = try b.pull(from: relay)
         #expect(report.applied == 2 && report.rejected.isEmpty)
         #expect(try b.note("k1") == Note(text: "hello"))
         #expect(
@@ -59,13 +60,13 @@ import Testing
         let a = try device("a")
         let b = try device("b")
         try a.set("hello", "k1")
-        _ = try a.upload(to: server)
-        try b.pull(from: server)
+        _ = try a.upload(to: relay)
+        try b.pull(from: relay)
         #expect(try b.replica.queuedCount() == 0)
         let batch = try b.replica.prepareUploads(sealer: b.sealer, deviceID: b.deviceID)
         #expect(batch.isEmpty)
         // Pulling A's own row back is a no-op.
-        let again = try a.pull(from: server)
+        let again = try a.pull(from: relay)
         #expect(again.applied == 0 && again.skipped == 1)
     }
 
@@ -73,26 +74,26 @@ import Testing
         let a = try device("a")
         let b = try device("b")
         try a.set("hello", "k1")
-        _ = try a.upload(to: server)
-        try b.pull(from: server)
+        _ = try a.upload(to: relay)
+        try b.pull(from: relay)
         try b.set(nil, "k1")
-        _ = try b.upload(to: server)
-        try a.pull(from: server)
+        _ = try b.upload(to: relay)
+        try a.pull(from: relay)
         #expect(try a.note("k1") == nil)
         let state = try #require(try a.replica.rowState(collection: "notes", key: "k1"))
         #expect(state.deleted && state.version == 2 && !state.pending)
-        #expect(server.allRows.count == 1 && server.allRows[0].row.deleted)
+        #expect(relay.allRows.count == 1 && relay.allRows[0].row.deleted)
     }
 
     @Test func removeAllInACollectionIsCapturedRowByRow() throws {
         let a = try device("a")
         let b = try device("b")
         for key in ["k1", "k2", "k3"] { try a.set(key, key) }
-        _ = try a.upload(to: server)
-        try b.pull(from: server)
+        _ = try a.upload(to: relay)
+        try b.pull(from: relay)
         try a.connection.readWrite { tx in try tx.removeAllObjects(inCollection: "notes") }
-        _ = try a.upload(to: server)
-        try b.pull(from: server)
+        _ = try a.upload(to: relay)
+        try b.pull(from: relay)
         #expect(try b.notes().isEmpty)
     }
 
@@ -100,8 +101,8 @@ import Testing
         let a = try device("a")
         let b = try device("b")
         for key in ["k1", "k2"] { try a.set(key, key) }
-        _ = try a.upload(to: server)
-        try b.pull(from: server)
+        _ = try a.upload(to: relay)
+        try b.pull(from: relay)
         let credentials = SyncDeviceCredentials(
             spaceID: space, deviceID: a.deviceID, syncKey: key, deviceKey: .generate(), host: "h", port: 1,
             database: "d", username: "u", password: "p", requiresTLS: false)
@@ -111,8 +112,8 @@ import Testing
         #expect(try a.replica.credentials()?.username == "u")
         #expect(try a.replica.cursor() == cursor)
         #expect(try a.replica.rowState(collection: "notes", key: "k1")?.deleted == true)
-        _ = try a.upload(to: server)
-        try b.pull(from: server)
+        _ = try a.upload(to: relay)
+        try b.pull(from: relay)
         #expect(try b.notes().isEmpty)
     }
 
@@ -120,25 +121,25 @@ import Testing
         let a = try device("a")
         let b = try device("b")
         try a.set("base", "k1")
-        _ = try a.upload(to: server)
-        try b.pull(from: server)
+        _ = try a.upload(to: relay)
+        try b.pull(from: relay)
         try a.set("from a", "k1")
         Thread.sleep(forTimeInterval: 0.005)
         try b.set("from b", "k1")  // later by the clock: wins
-        _ = try a.upload(to: server)
-        _ = try b.upload(to: server)  // conflicts, merges (keeps its own), retries
-        try a.pull(from: server)
-        try b.pull(from: server)
+        _ = try a.upload(to: relay)
+        _ = try b.upload(to: relay)  // conflicts, merges (keeps its own), retries
+        try a.pull(from: relay)
+        try b.pull(from: relay)
         #expect(try a.note("k1") == Note(text: "from b"))
         #expect(try b.note("k1") == Note(text: "from b"))
 
         try b.set("b again", "k1")
         Thread.sleep(forTimeInterval: 0.005)
         try a.set("a last", "k1")  // later: wins even though B pushes first
-        _ = try b.upload(to: server)
-        _ = try a.upload(to: server)
-        try a.pull(from: server)
-        try b.pull(from: server)
+        _ = try b.upload(to: relay)
+        _ = try a.upload(to: relay)
+        try a.pull(from: relay)
+        try b.pull(from: relay)
         #expect(try a.note("k1") == Note(text: "a last"))
         #expect(try b.note("k1") == Note(text: "a last"))
     }
@@ -147,19 +148,19 @@ import Testing
         let a = try device("a")
         let b = try device("b")
         try a.set("base", "k1")
-        _ = try a.upload(to: server)
-        try b.pull(from: server)
+        _ = try a.upload(to: relay)
+        try b.pull(from: relay)
         try b.set("edit", "k1")  // earlier
         Thread.sleep(forTimeInterval: 0.005)
         try a.set(nil, "k1")  // later delete
-        _ = try a.upload(to: server)
-        _ = try b.upload(to: server)
-        try a.pull(from: server)
-        try b.pull(from: server)
+        _ = try a.upload(to: relay)
+        _ = try b.upload(to: relay)
+        try a.pull(from: relay)
+        try b.pull(from: relay)
         #expect(try a.note("k1") == nil && b.note("k1") == nil)
         try b.set("resurrected by a later write", "k1")
-        _ = try b.upload(to: server)
-        try a.pull(from: server)
+        _ = try b.upload(to: relay)
+        try a.pull(from: relay)
         #expect(try a.note("k1") == Note(text: "resurrected by a later write"))
     }
 
@@ -173,10 +174,10 @@ import Testing
         let b = try device("b", merge: concatenate)
         try a.set("x", "k1")
         try b.set("y", "k1")
-        _ = try a.upload(to: server)
-        _ = try b.upload(to: server)
-        try a.pull(from: server)
-        try b.pull(from: server)
+        _ = try a.upload(to: relay)
+        _ = try b.upload(to: relay)
+        try a.pull(from: relay)
+        try b.pull(from: relay)
         #expect(try a.note("k1") == Note(text: "x+y"))
         #expect(try b.note("k1") == Note(text: "x+y"))
     }
@@ -185,11 +186,11 @@ import Testing
         let a = try device("a")
         let b = try device("b")
         try a.set("v1", "k1")
-        _ = try a.upload(to: server)
-        let first = server.allRows[0]
+        _ = try a.upload(to: relay)
+        let first = relay.allRows[0]
         try a.set("v2", "k1")
-        _ = try a.upload(to: server)
-        try b.pull(from: server)
+        _ = try a.upload(to: relay)
+        try b.pull(from: relay)
         let report = try b.replica.apply([PulledRow(row: first.row, sequence: 99)], sealer: b.sealer)
         #expect(report.rejected == [.rollbackDetected(rowID: first.row.rowID.description, held: 2, served: 1)])
         #expect(try b.note("k1") == Note(text: "v2"))
@@ -200,11 +201,11 @@ import Testing
         let b = try device("b")
         try a.set("one", "k1")
         try a.set("two", "k2")
-        _ = try a.upload(to: server)
-        let rows = server.allRows.sorted { $0.sequence < $1.sequence }
-        server.tamper(rows[0].row.rowID) { $0.row.ciphertext[$0.row.ciphertext.startIndex + 20] ^= 1 }
-        server.tamper(rows[1].row.rowID) { $0.row.ciphertext = rows[0].row.ciphertext }
-        let report = try b.pull(from: server)
+        _ = try a.upload(to: relay)
+        let rows = relay.allRows.sorted { $0.sequence < $1.sequence }
+        relay.tamper(rows[0].row.rowID) { $0.row.ciphertext[$0.row.ciphertext.startIndex + 20] ^= 1 }
+        relay.tamper(rows[1].row.rowID) { $0.row.ciphertext = rows[0].row.ciphertext }
+        let report = try b.pull(from: relay)
         #expect(report.applied == 0 && report.rejected.count == 2)
         #expect(try b.notes().isEmpty)
         #expect(try b.replica.cursor() == 4)
@@ -280,14 +281,14 @@ import Testing
                 {
                     model[key] = (state.timestamp, text)
                 }
-            case 5..<8: _ = try device.upload(to: server)
-            default: try device.pull(from: server)
+            case 5..<8: _ = try device.upload(to: relay)
+            default: try device.pull(from: relay)
             }
         }
         for _ in 0..<2 {
             for device in devices {
-                #expect(try device.upload(to: server).isEmpty)
-                try device.pull(from: server)
+                #expect(try device.upload(to: relay).isEmpty)
+                try device.pull(from: relay)
             }
         }
         let expected = model.compactMapValues(\.text)

@@ -9,8 +9,8 @@ struct SpaceState: Sendable, Hashable {
     var lastSequence: Int64
 }
 
-/// The server as the engine needs it; the PostgreSQL client adapts to it, and tests use a
-/// server in memory.
+/// The server as the engine needs it; the PostgreSQL client adapts to it (``PostgresTransport``),
+/// and tests wrap that one to cut the network (`SeveringTransport`).
 protocol SyncTransport: Sendable {
     /// The device's space. Throws `SyncError.schemaVersionMismatch`, `.spaceNotFound`, `.deviceRevoked`…
     func space() async throws -> SpaceState

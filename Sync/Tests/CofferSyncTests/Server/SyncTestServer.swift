@@ -29,6 +29,13 @@ struct SyncTestServer: Sendable {
         try await SyncServerAdmin(address: adminAddress).initServer()
     }
 
+    /// Waits until this process applied the schema (once, at the first call of any test):
+    /// re-applying it takes table locks, so a test that creates spaces without this helper's
+    /// `withSpace` (the engine tests, through `SyncSetup`) must not race it into a deadlock.
+    static func schemaReady() async throws {
+        try await schemaApplied.value
+    }
+
     let admin: SyncServerAdmin
     let adminAddress: SyncServerAddress
     let spaceID: UUID

@@ -2,15 +2,18 @@ import Foundation
 
 @testable import CofferSync
 
-/// A server in memory with the rules of the PostgreSQL one (optimistic concurrency, sequence
-/// numbers in commit order, pulls after a cursor), for tests of the local side without a server.
-final class MemoryServer: @unchecked Sendable {
+/// Hands sealed rows from one replica to another, for the replica tests without the engine.
+///
+/// It keeps the last accepted version of each row, refuses a push whose base is not the held
+/// version, and numbers accepted rows in order so that a replica pulls after its cursor. Not a
+/// server and no stand-in for one: the engine's tests run against PostgreSQL.
+final class RowRelay: @unchecked Sendable {
     // Safety: every access goes through `lock`.
     private let lock = NSLock()
     private var rows: [RowID: PulledRow] = [:]
     private var lastSequence: Int64 = 0
 
-    /// Pushes rows; each is stored only when the held version equals its base.
+    /// Takes rows; each is kept only when the held version equals its base.
     func push(_ batch: UploadBatch) -> [UploadOutcome] {
         lock.withLock {
             batch.uploads.map { upload in
@@ -25,14 +28,14 @@ final class MemoryServer: @unchecked Sendable {
         }
     }
 
-    /// Rows stored after `cursor`, in sequence order.
+    /// Rows taken after `cursor`, in sequence order.
     func pull(after cursor: Int64, limit: Int = 1_000) -> [PulledRow] {
         lock.withLock {
             Array(rows.values.filter { $0.sequence > cursor }.sorted { $0.sequence < $1.sequence }.prefix(limit))
         }
     }
 
-    /// Changes a stored row in place, as a hostile server would.
+    /// Changes a held row in place and numbers it anew, for the tamper tests of the replica.
     func tamper(_ rowID: RowID, _ change: (inout PulledRow) -> Void) {
         lock.withLock {
             guard var row = rows[rowID] else { return }
@@ -43,18 +46,6 @@ final class MemoryServer: @unchecked Sendable {
         }
     }
 
-    /// Replaces every row (a key rotation), numbering them anew.
-    func replaceAll(_ sealed: [SealedRow]) {
-        lock.withLock {
-            rows = [:]
-            for row in sealed {
-                lastSequence += 1
-                rows[row.rowID] = PulledRow(row: row, sequence: lastSequence)
-            }
-        }
-    }
-
-    var lastSequenceNumber: Int64 { lock.withLock { lastSequence } }
-
+    /// Every row held, in no particular order.
     var allRows: [PulledRow] { lock.withLock { Array(rows.values) } }
 }
