@@ -19,12 +19,16 @@ package final class Statement {
     /// Whether running the statement cannot change the database (`sqlite3_stmt_readonly`).
     package var isReadOnly: Bool { sqlite3_stmt_readonly(handle) != 0 }
 
-    /// The text ``bindKept(_:at:)`` bound last and the parameter it went to; any other binding of
-    /// that parameter forgets it.
+    /// The text ``bindKept(_:at:)`` bound last; any other binding of its parameter forgets it.
     ///
     /// Unchecked: a statement is used by one thread at a time (its connection's), never
     /// reentrantly while binding, and the dynamic check would tax every read of a row.
-    @exclusivity(unchecked) private var kept: (index: Int32, text: String)?
+    @exclusivity(unchecked) private var keptText = ""
+    /// The parameter `keptText` is bound to; 0 for none.
+    ///
+    /// Parameters start at 1. Kept apart from the text, so that checking it on every binding
+    /// copies no string.
+    @exclusivity(unchecked) private var keptIndex: Int32 = 0
 
     init(handle: OpaquePointer, connection: SQLiteConnection, sql: String) {
         self.handle = handle
@@ -58,9 +62,10 @@ package final class Statement {
     /// around every step. Same text means the same string bits (a small string's bytes, or the
     /// same storage); equal text with other bits is bound again, which is correct, only slower.
     package func bindKept(_ value: String, at index: Int32) throws {
-        if let kept, kept.index == index, Self.sameBits(kept.text, value) { return }
+        if keptIndex == index, Self.sameBits(keptText, value) { return }
         try bind(value, at: index)
-        kept = (index, value)
+        keptText = value
+        keptIndex = index
     }
 
     /// Whether two strings have the same bits, so the same contents.
@@ -73,7 +78,7 @@ package final class Statement {
     /// Forgets the kept text when parameter `index` is about to be bound to something else.
     @inline(__always)
     private func forgetKept(at index: Int32) {
-        if let kept, kept.index == index { self.kept = nil }
+        if keptIndex == index { keptIndex = 0 }
     }
 
     /// Binds UTF-8 text to parameter `index` (SQLite copies it).

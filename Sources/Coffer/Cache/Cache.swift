@@ -30,6 +30,8 @@ public struct Cache<Key: Hashable, Value> {
     private var index: [Key: Int32] = [:]
     /// The entries, most recently used first.
     @usableFromInline var list = LRUList<Entry>()
+    /// Where an entry keeps its value, asked once: the key path lookup costs more than a read.
+    @usableFromInline let valueOffset = MemoryLayout<Entry>.offset(of: \Entry.value) ?? 0
     /// The normalised limit (never negative).
     private var limit: Int
 
@@ -81,7 +83,7 @@ public struct Cache<Key: Hashable, Value> {
         }
         statistics.hitCount &+= 1
         list.moveToFront(slot)
-        return list.withElement(at: slot) { entry in entry.value }
+        return withValue(atSlot: slot) { value in copy value }
     }
 
     /// Calls `body` with the value cached for `key`, borrowed in place, and marks the entry most
@@ -116,7 +118,9 @@ public struct Cache<Key: Hashable, Value> {
     /// Calls `body` with the value in `slot` (from ``touch(_:)``), borrowed in place.
     @inlinable
     func withValue<R>(atSlot slot: Int32, _ body: (borrowing Value) throws -> R) rethrows -> R {
-        try list.withElement(at: slot) { entry in try body(entry.value) }
+        try list.withElementAddress(at: slot) { entry in
+            try body(entry.advanced(by: valueOffset).assumingMemoryBound(to: Value.self).pointee)
+        }
     }
 
     /// Returns the value cached for `key` without changing the recency order or the statistics.

@@ -35,19 +35,17 @@ struct LRUList<Element> {
         nodes[Int(slot)].element
     }
 
-    /// Calls `body` with the element stored in `slot`, borrowed in place.
+    /// Calls `body` with the address of the element stored in `slot`, valid only during the call.
     ///
-    /// Reading one field of an element through ``subscript(slot:)`` copies the whole node first
-    /// when `Element` is generic and address-only (a cache entry's key and value, then their
-    /// destruction); through the buffer's address only the element is touched.
+    /// Reading one field of an element through ``subscript(slot:)`` (or even through the buffer's
+    /// subscript) copies the whole node first when `Element` is generic and address-only — a cache
+    /// entry's key and value, then their destruction; a field read at its own address is not.
     ///
     /// - Complexity: O(1).
     @inlinable
-    func withElement<R>(at slot: Int32, _ body: (borrowing Element) throws -> R) rethrows -> R {
+    func withElementAddress<R>(at slot: Int32, _ body: (UnsafeRawPointer) throws -> R) rethrows -> R {
         try nodes.withUnsafeBufferPointer { buffer in
-            // Even `buffer[slot].element` copies the node first; the element's own address does not.
-            let node = UnsafeRawPointer(buffer.baseAddress.unsafelyUnwrapped + Int(slot))
-            return try body(node.advanced(by: elementOffset).assumingMemoryBound(to: Element.self).pointee)
+            try body(UnsafeRawPointer(buffer.baseAddress.unsafelyUnwrapped + Int(slot)).advanced(by: elementOffset))
         }
     }
 

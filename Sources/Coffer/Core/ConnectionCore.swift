@@ -21,7 +21,9 @@ final class ConnectionCore: @unchecked Sendable {
     // Usable from inline code: a cached typed read is specialized in its caller.
     @usableFromInline @exclusivity(unchecked) var objectCache: Cache<CollectionKey, any Sendable>
     @exclusivity(unchecked) var metadataCache: Cache<CollectionKey, (any Sendable)?>
-    @usableFromInline var config: ConnectionConfig
+    // Unchecked like the caches: read by every cached read, changed only by `applySettings` on
+    // the connection's queue.
+    @usableFromInline @exclusivity(unchecked) var config: ConnectionConfig
     /// The snapshot the caches reflect.
     var snapshot: UInt64
     /// Whether a long-lived read transaction holds the SQLite read snapshot open.

@@ -145,13 +145,14 @@ public class ReadTransaction {
         var other: (any Sendable)?
         if let slot = try cachedObjectSlot(forKey: key, inCollection: collection) {
             let typed: T? = core.objectCache.withValue(atSlot: slot) { value in
-                if ObjectIdentifier(Swift.type(of: value)) == ObjectIdentifier(T.self) {
+                if Self.isExactly(value, T.self) {
                     return Self.reinterpret(value, as: T.self)
                 }
                 other = copy value
                 return nil
             }
-            if let typed { return typed }
+            // Consumed, not copied: a copy of `T?` and its destruction cost as much as the read.
+            if case .some(let value) = consume typed { return value }
         } else if !core.config.objectCacheEnabled, T.self == Data.self {
             // Stored bytes handed out as they are: a non-generic read, no boxing, no cast.
             switch try uncachedBytes(forKey: key, inCollection: collection) {
@@ -161,6 +162,13 @@ public class ReadTransaction {
             }
         }
         return try object(forKey: key, inCollection: collection, as: type, cached: other)
+    }
+
+    /// Whether `value`'s dynamic type is exactly `T`: a comparison of metadata pointers (an
+    /// existential argument is opened at the call, where `type(of:)` copies it first).
+    @inlinable
+    static func isExactly<Value, T>(_ value: Value, _ type: T.Type) -> Bool {
+        ObjectIdentifier(Value.self) == ObjectIdentifier(T.self)
     }
 
     /// `value`, whose dynamic type is `T`, as `T` (an existential argument is opened at the call).
