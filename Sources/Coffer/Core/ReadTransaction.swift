@@ -200,8 +200,8 @@ public class ReadTransaction {
     }
 
     /// The stored bytes of the row when its collection keeps `Data` objects as they are (for a
-    /// connection whose object cache is off), in the storage of the transaction's previous such read when the caller
-    /// kept nothing.
+    /// connection whose object cache is off), written into the storage of the transaction's
+    /// previous such read when the caller kept nothing.
     @usableFromInline
     final func uncachedBytes(forKey key: String, inCollection collection: String?) throws -> UncachedBytes {
         let ck = CollectionKey(collection: collection ?? "", key: key)
