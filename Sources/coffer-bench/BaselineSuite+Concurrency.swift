@@ -10,10 +10,13 @@ extension BaselineSuite {
     /// The writer upserts the W2 records in turn, one transaction each; each reader runs read transactions of
     /// `ConcurrentRun.readsPerTransaction` W3 keys. Connections are opened before the clock starts and checkpoint
     /// automatically whatever `--c-checkpoint` says, since nothing else would checkpoint the WAL during the run.
+    /// With `fixedRate` (W10f) the writer commits one transaction per call at
+    /// `ConcurrentRun.fixedCommitsPerSecond`.
     /// - Throws: `BenchError` when a connection or a transaction fails.
-    func measureConcurrency(path: String, context: SuiteContext) throws -> [WorkloadResult] {
+    func measureConcurrency(path: String, context: SuiteContext, fixedRate: Bool = false) throws -> [WorkloadResult] {
         let records = context.records
-        let batches = Self.pairBatches(keys: records.updateKeys, values: records.updateValues, size: Self.writerBatch)
+        let batches = Self.pairBatches(
+            keys: records.updateKeys, values: records.updateValues, size: fixedRate ? 1 : Self.writerBatch)
         let chunks = Self.keyChunks(records.readKeys, size: ConcurrentRun.readsPerTransaction)
         let key = context.sqlcipherKey
         let configuration = context.configuration
@@ -32,12 +35,13 @@ extension BaselineSuite {
                     let database = try BaselineDatabase(
                         path: path, key: key, configuration: configuration, options: options)
                     var next = 0
-                    return {
+                    let step: ConcurrentRun.Step = {
                         let batch = batches[next % batches.count]
                         next += 1
                         try database.upsertEach(keys: batch.keys, values: batch.values, collection: collection)
                         return batch.keys.count
                     }
+                    return fixedRate ? ConcurrentRun.paced(perSecond: ConcurrentRun.fixedCommitsPerSecond, step) : step
                 },
                 makeReader: { index in
                     let database = try BaselineDatabase(
@@ -53,7 +57,7 @@ extension BaselineSuite {
                         return read.found
                     }
                 })
-            results.append(outcome.result(readers: readers))
+            results.append(outcome.result(readers: readers, workload: fixedRate ? "W10f" : "W10"))
         }
         return results
     }

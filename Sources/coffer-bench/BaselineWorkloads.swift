@@ -10,9 +10,9 @@ struct BaselineSuite: BenchmarkSuite {
 
     let implementation = "C"
     let isBaseline = true
-    let workloads = ["W1", "W2", "W3", "W4", "W10", "W5"].map { WorkloadInfo($0) }
+    let workloads = ["W1", "W2", "W3", "W4", "W10", "W10f", "W5"].map { WorkloadInfo($0) }
 
-    /// Runs W1–W4, W10 and W5 in order on a new database in `context.directory`, then hashes the stored values.
+    /// Runs W1–W4, W10, W10f and W5 in order on a new database in `context.directory`, then hashes the stored values.
     /// - Throws: `BenchError` when SQLite fails or a read finds fewer records than it should.
     func run(selected: Set<String>, context: SuiteContext) throws -> SuiteReport {
         let path = context.directory.appendingPathComponent("baseline.sqlite").path
@@ -25,6 +25,9 @@ struct BaselineSuite: BenchmarkSuite {
             try runWritesAndReads(on: database, selected: selected, records: context.records, into: &report)
             if selected.contains("W10") {
                 report.results += try measureConcurrency(path: path, context: context)
+            }
+            if selected.contains("W10f") {
+                report.results += try measureConcurrency(path: path, context: context, fixedRate: true)
             }
         }
         if selected.contains("W5") {

@@ -6,14 +6,18 @@ import Foundation
 /// the C baseline's and the ratio is the cost of Coffer's layers over the same SQLCipher calls.
 ///
 /// W2r is not one of BENCHMARKS.md's workloads: it is W2 without the JSON encoding (C's W2 stores pre-encoded
-/// bytes too), printed so W2's ratio can be split into the engine's share and the encoder's.
+/// bytes too), printed so W2's ratio can be split into the engine's share and the encoder's. W3l and W4l are W3r
+/// and W4r through `withSerializedObject` and `enumerateKeysAndSerializedObjects`, which lend each row's bytes
+/// instead of handing out a `Data`. W10f is W10 with both
+/// writers committing at one fixed rate and the readers doing W3r's work (see `measureFixedRateConcurrency`).
 ///
 /// As in `CofferSuite`, one connection with its caches off writes and then reads.
 struct CofferRawSuite: BenchmarkSuite {
     let implementation = "CofferRaw"
     let workloads = [
         WorkloadInfo("W1r", baseline: "W1"), WorkloadInfo("W2r", baseline: "W2"), WorkloadInfo("W3r", baseline: "W3"),
-        WorkloadInfo("W4r", baseline: "W4"),
+        WorkloadInfo("W4r", baseline: "W4"), WorkloadInfo("W3l", baseline: "W3"), WorkloadInfo("W4l", baseline: "W4"),
+        WorkloadInfo("W10f", baseline: "W10f"),
     ]
 
     /// Runs W1r and W2r (untimed when not selected, so the file reaches the W1+W2 state), W3r and W4r, then hashes
@@ -83,6 +87,23 @@ struct CofferRawSuite: BenchmarkSuite {
                 report.checks.w4Count = scan.value.count
                 report.checks.w4Checksum = scan.value.ageSum
             }
+            if selected.contains("W3l") {
+                let reads = try Stopwatch.measure { try Self.pointReadsLent(connection, readKeys) }
+                guard reads.value.found == readKeys.count else {
+                    throw BenchError(.checkMismatch, "CofferRaw:W3l found \(reads.value.found) of \(readKeys.count)")
+                }
+                report.results.append(.init(id: "W3l", ops: readKeys.count, seconds: reads.seconds, baselineID: "W3"))
+                report.checks.w3Checksum = reads.value.ageSum
+            }
+            if selected.contains("W4l") {
+                let scan = try Stopwatch.measure { try Self.enumerateLent(connection) }
+                report.results.append(.init(id: "W4l", ops: scan.value.count, seconds: scan.seconds, baselineID: "W4"))
+                report.checks.w4Count = scan.value.count
+                report.checks.w4Checksum = scan.value.ageSum
+            }
+            if selected.contains("W10f") {
+                report.results += try measureFixedRateConcurrency(database, context: context)
+            }
             return ReleaseWatcher(database)
         }
         try session().waitForRelease()
@@ -141,6 +162,40 @@ struct CofferRawSuite: BenchmarkSuite {
                 ageSum += age
             }
             return (count, ageSum)
+        }
+    }
+
+    /// One read transaction enumerating every value's lent bytes and parsing its age, as C's W4 does.
+    static func enumerateLent(_ connection: Connection) throws -> (count: Int, ageSum: Int) {
+        try connection.read { tx in
+            var count = 0
+            var ageSum = 0
+            try tx.enumerateKeysAndSerializedObjects(inCollection: Records.collection) { key, bytes, _ in
+                guard let age = RecordAge.parse(bytes) else {
+                    throw BenchError(.checkMismatch, "CofferRaw: the value of \(key) has no age")
+                }
+                count += 1
+                ageSum += age
+            }
+            return (count, ageSum)
+        }
+    }
+
+    /// One read transaction reading every key's lent bytes and parsing its age, as C's W3 does.
+    static func pointReadsLent(_ connection: Connection, _ keys: [String]) throws -> (found: Int, ageSum: Int) {
+        let collection = Records.collection
+        return try connection.read { tx in
+            var found = 0
+            var ageSum = 0
+            for key in keys {
+                var age: Int?
+                guard try tx.withSerializedObject(forKey: key, inCollection: collection, { age = RecordAge.parse($0) })
+                else { continue }
+                guard let age else { throw BenchError(.checkMismatch, "CofferRaw: the value of \(key) has no age") }
+                found += 1
+                ageSum += age
+            }
+            return (found, ageSum)
         }
     }
 }

@@ -18,11 +18,11 @@ extension ConcurrentRun.Outcome {
     /// CPU seconds the reader threads used together.
     var readersCPU: Double { cpuPerThread.dropFirst().reduce(0, +) }
 
-    /// The figure line of one W10 measurement: ops are reads, the time is the measured window; the CPU
-    /// figures show how the two cores were shared (`cpu_other_s`: threads that are neither the writer nor a
-    /// reader, such as background checkpoints and notification delivery).
-    func result(readers: Int) -> WorkloadResult {
-        let id = "W10-r\(readers)"
+    /// The figure line of one W10 (or, with `workload` "W10f", one fixed-rate) measurement: ops are reads, the
+    /// time is the measured window; the CPU figures show how the two cores were shared (`cpu_other_s`: threads
+    /// that are neither the writer nor a reader, such as background checkpoints and notification delivery).
+    func result(readers: Int, workload: String = "W10") -> WorkloadResult {
+        let id = "\(workload)-r\(readers)"
         let perReader = readsPerReader.map { seconds > 0 ? Double($0) / seconds : 0 }
         func rate(_ value: Double) -> String { String(format: "%.0f", value) }
         return WorkloadResult(

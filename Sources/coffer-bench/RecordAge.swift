@@ -6,11 +6,18 @@ import Foundation
 enum RecordAge {
     /// The `"age":` field of the record's JSON bytes, or nil when there is none.
     static func parse(_ data: Data) -> Int? {
-        data.withUnsafeBytes { raw -> Int? in
-            guard let base = raw.baseAddress else { return nil }
-            var age: Int64 = 0
-            let found = cb_parse_age(base.assumingMemoryBound(to: UInt8.self), Int32(raw.count), &age)
-            return found != 0 ? Int(age) : nil
-        }
+        data.withUnsafeBytes(parse)
+    }
+
+    /// The `"age":` field of lent record bytes, or nil when there is none.
+    static func parse(_ bytes: RawSpan) -> Int? {
+        bytes.withUnsafeBytes(parse)
+    }
+
+    private static func parse(_ raw: UnsafeRawBufferPointer) -> Int? {
+        guard let base = raw.baseAddress else { return nil }
+        var age: Int64 = 0
+        let found = cb_parse_age(base.assumingMemoryBound(to: UInt8.self), Int32(raw.count), &age)
+        return found != 0 ? Int(age) : nil
     }
 }

@@ -52,6 +52,14 @@ enum Targets {
             }
         }
         judge("W6", figures["Coffer:W6"]?.opsPerSecond, 2_000_000, "ops_per_s", atMost: false)
+        // Issue 29 (its limits are in instructions; these are the timed counterparts): lent-bytes enumeration at
+        // most 1.15 × C's W4, and with both writers at one fixed rate Coffer's readers at least 0.75 × C's.
+        judge("W4l", ratio(perOp("CofferRaw:W4l"), perOp("C:W4")), 1.15, "time_vs_c")
+        for readers in [1, 2, 4] {
+            let id = "W10f-r\(readers)"
+            guard let c = figures["C:\(id)"]?.opsPerSecond, c > 0 else { continue }
+            judge(id, figures["CofferRaw:\(id)"].map { $0.opsPerSecond / c }, 0.75, "reads_vs_c", atMost: false)
+        }
         // RTreeIndex: inserts at most 1.6 × the same inserts without it; a 100-row box query within 1 ms (the
         // target is for the recommended settings; the library defaults' figure is judged the same way).
         judge("W1t", ratio(perOp("CofferExt:W1t"), perOp("Coffer:W1")), 1.6, "time_vs_coffer_w1")

@@ -20,15 +20,18 @@
 /// ```
 public struct Cache<Key: Hashable, Value> {
     /// One cached pair, stored in the recency list.
+    @usableFromInline
     struct Entry {
-        var key: Key
-        var value: Value
+        @usableFromInline var key: Key
+        @usableFromInline var value: Value
     }
 
     /// Maps each key to its slot in `list`.
     private var index: [Key: Int32] = [:]
     /// The entries, most recently used first.
-    private var list = LRUList<Entry>()
+    @usableFromInline var list = LRUList<Entry>()
+    /// Where an entry keeps its value, asked once: the key path lookup costs more than a read.
+    @usableFromInline let valueOffset = MemoryLayout<Entry>.offset(of: \Entry.value) ?? 0
     /// The normalised limit (never negative).
     private var limit: Int
 
@@ -80,7 +83,44 @@ public struct Cache<Key: Hashable, Value> {
         }
         statistics.hitCount &+= 1
         list.moveToFront(slot)
-        return list[slot].value
+        return withValue(atSlot: slot) { value in copy value }
+    }
+
+    /// Calls `body` with the value cached for `key`, borrowed in place, and marks the entry most
+    /// recently used; nil (without calling `body`) when there is none.
+    ///
+    /// Counts a hit or a miss in ``statistics``, as ``value(forKey:)`` does, but copies neither the
+    /// entry nor the value: a reader that only casts or inspects the value pays for nothing else.
+    ///
+    /// - Complexity: O(1) on average (one hash lookup).
+    public mutating func withValue<R>(forKey key: Key, _ body: (borrowing Value) throws -> R) rethrows -> R? {
+        guard let slot = touch(key) else { return nil }
+        return try withValue(atSlot: slot, body)
+    }
+
+    /// The slot of `key`'s entry, marked most recently used and counted as a hit; nil, counted as
+    /// a miss, when there is none.
+    ///
+    /// The slot stays valid until the cache next changes: read it at once with
+    /// ``withValue(atSlot:_:)``. The two halves let a caller in another module specialize its own
+    /// part (the read) while the lookup stays specialized here.
+    @usableFromInline
+    mutating func touch(_ key: Key) -> Int32? {
+        guard let slot = index[key] else {
+            statistics.missCount &+= 1
+            return nil
+        }
+        statistics.hitCount &+= 1
+        list.moveToFront(slot)
+        return slot
+    }
+
+    /// Calls `body` with the value in `slot` (from ``touch(_:)``), borrowed in place.
+    @inlinable
+    func withValue<R>(atSlot slot: Int32, _ body: (borrowing Value) throws -> R) rethrows -> R {
+        try list.withElementAddress(at: slot) { entry in
+            try body(entry.advanced(by: valueOffset).assumingMemoryBound(to: Value.self).pointee)
+        }
     }
 
     /// Returns the value cached for `key` without changing the recency order or the statistics.

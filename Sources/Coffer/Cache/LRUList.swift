@@ -4,8 +4,10 @@
 /// per-entry allocation and no reference counting on the hot path. Slots are kept dense: removing
 /// a node moves the last node into the freed slot, and the owner re-indexes the moved element.
 /// The front (``head``) is the most recently used element, the back (``tail``) the least.
+@usableFromInline
 struct LRUList<Element> {
     /// One element with the slots of its neighbours (`-1` for none).
+    @usableFromInline
     struct Node {
         var element: Element
         var prev: Int32
@@ -15,7 +17,9 @@ struct LRUList<Element> {
     /// Marks "no slot" in `head`, `tail`, `prev` and `next`.
     static var none: Int32 { -1 }
 
-    private(set) var nodes: ContiguousArray<Node> = []
+    @usableFromInline private(set) var nodes: ContiguousArray<Node> = []
+    /// Where a node keeps its element, asked once: the key path lookup costs more than a read.
+    @usableFromInline let elementOffset = MemoryLayout<Node>.offset(of: \Node.element) ?? 0
     /// The most recently used slot, or `none` when empty.
     private(set) var head: Int32 = -1
     /// The least recently used slot, or `none` when empty.
@@ -29,6 +33,20 @@ struct LRUList<Element> {
     /// - Complexity: O(1).
     subscript(slot: Int32) -> Element {
         nodes[Int(slot)].element
+    }
+
+    /// Calls `body` with the address of the element stored in `slot`, valid only during the call.
+    ///
+    /// Reading one field of an element through ``subscript(slot:)`` (or even through the buffer's
+    /// subscript) copies the whole node first when `Element` is generic and address-only — a cache
+    /// entry's key and value, then their destruction; a field read at its own address is not.
+    ///
+    /// - Complexity: O(1).
+    @inlinable
+    func withElementAddress<R>(at slot: Int32, _ body: (UnsafeRawPointer) throws -> R) rethrows -> R {
+        try nodes.withUnsafeBufferPointer { buffer in
+            try body(UnsafeRawPointer(buffer.baseAddress.unsafelyUnwrapped + Int(slot)).advanced(by: elementOffset))
+        }
     }
 
     /// Stores `element` as the new front and returns its slot.

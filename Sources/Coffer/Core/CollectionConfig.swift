@@ -1,3 +1,5 @@
+import Foundation
+
 /// How one collection's objects and metadata are serialized, sanitized and shared.
 struct CollectionConfig: Sendable {
     var objectChain: SerializerChain
@@ -77,8 +79,17 @@ final class ResolvedConfig: Sendable {
     let metadataPostSanitizer: PostSanitizer?
     let objectPolicy: ObjectPolicy
     let metadataPolicy: ObjectPolicy
+    /// Whether objects are `Data` stored as they are (the identity codec, no stages), so a typed
+    /// read of `Data` hands out the stored bytes: answered once here, as asking the chain on each
+    /// read copied it.
+    let storesDataAsIs: Bool
 
     init(_ config: CollectionConfig) {
+        if case .asIs? = config.objectChain.directRead(as: Data.self) {
+            storesDataAsIs = true
+        } else {
+            storesDataAsIs = false
+        }
         objectChain = config.objectChain
         metadataChain = config.metadataChain
         objectPreSanitizer = config.objectPreSanitizer

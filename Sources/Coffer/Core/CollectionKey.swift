@@ -20,11 +20,17 @@ public struct CollectionKey: Hashable, Sendable, Comparable, Codable, CustomStri
         self.key = key
     }
 
-    /// Hashes the key only: equal pairs still hash equally, the same key in two collections just
-    /// shares a bucket, and every cache lookup (the hot path of cached reads) hashes one string
-    /// instead of two.
+    /// Hashes the key's UTF-8 bytes only: equal pairs still hash equally, the same key in two
+    /// collections just shares a bucket, and every cache lookup (the hot path of cached reads)
+    /// hashes one string instead of two.
+    ///
+    /// The bytes, not the `String`: equality is byte equality, and `String`'s own hashing first
+    /// checks whether the text needs Unicode normalization, a third of a cached read's hashing.
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(key)
+        let hashed: Void? = key.utf8.withContiguousStorageIfAvailable {
+            hasher.combine(bytes: UnsafeRawBufferPointer($0))
+        }
+        if hashed == nil { Array(key.utf8).withUnsafeBytes { hasher.combine(bytes: $0) } }
     }
 
     /// Whether both pairs name the same row: the same bytes of key and collection.

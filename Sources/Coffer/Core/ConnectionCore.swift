@@ -3,6 +3,7 @@ import Foundation
 
 /// A connection's state that only its serial queue touches: the SQLite handle, the caches
 /// and the snapshot they reflect.
+@usableFromInline
 final class ConnectionCore: @unchecked Sendable {
     // Safety: every member is read and written only on the owning connection's serial queue
     // (or on the thread that holds it through `queue.sync`), never concurrently.
@@ -17,9 +18,12 @@ final class ConnectionCore: @unchecked Sendable {
     // Unchecked: every cached read mutates its cache (recency, statistics), always on the
     // connection's queue and never while user code runs, so the dynamic check would only tax
     // the hottest path there is.
-    @exclusivity(unchecked) var objectCache: Cache<CollectionKey, any Sendable>
+    // Usable from inline code: a cached typed read is specialized in its caller.
+    @usableFromInline @exclusivity(unchecked) var objectCache: Cache<CollectionKey, any Sendable>
     @exclusivity(unchecked) var metadataCache: Cache<CollectionKey, (any Sendable)?>
-    var config: ConnectionConfig
+    // Unchecked like the caches: read by every cached read, changed only by `applySettings` on
+    // the connection's queue.
+    @usableFromInline @exclusivity(unchecked) var config: ConnectionConfig
     /// The snapshot the caches reflect.
     var snapshot: UInt64
     /// SQLite's count of changed rows when the current write transaction began: whether a

@@ -53,18 +53,18 @@ extension ReadTransaction {
     }
 
     /// Runs a `SELECT … WHERE collection = ? AND key = ?` statement for `ck` and calls `read` on
-    /// its row; false when there is none.
-    private func withRow(_ sql: StaticString, _ ck: CollectionKey, _ read: (Statement) -> Void) throws -> Bool {
+    /// its row (whose errors pass through as they are); false when there is none.
+    func withRow(_ sql: StaticString, _ ck: CollectionKey, _ read: (Statement) throws -> Void) throws -> Bool {
         try mapSQLite(collection: ck.collection, key: ck.key) {
             let stmt = try core.sqlite.cachedStatement(sql)
             var found = false
-            try stmt.withLent(ck.collection, at: 1) {
-                try stmt.withLent(ck.key, at: 2) {
-                    defer { stmt.reset() }
-                    guard try stmt.step() else { return }
-                    found = true
-                    read(stmt)
-                }
+            // The collection stays bound (most reads share it); the key is lent for this step only.
+            try stmt.bindKept(ck.collection, at: 1)
+            try stmt.withLent(ck.key, at: 2) {
+                defer { stmt.reset() }
+                guard try stmt.step() else { return }
+                found = true
+                try read(stmt)
             }
             return found
         }

@@ -12,7 +12,7 @@ public class ReadTransaction {
     public let snapshot: UInt64
     /// Free-form storage for the duration of the transaction (YapDatabase's `userInfo`).
     public var userInfo: [String: any Sendable] = [:]
-    let core: ConnectionCore
+    @usableFromInline let core: ConnectionCore
     // Unchecked: resolved (mutated) on every read and write of a row, only by this transaction's
     // own methods on its connection's queue, never reentrantly; the dynamic check was ~80
     // instructions per row.
@@ -28,7 +28,9 @@ public class ReadTransaction {
     /// Reusing storage the caller kept copies its old contents first (copy on write): a few bytes
     /// for a small value, but a second copy of a large one.
     static let lentBytesLimit = 64 * 1024
-    private(set) var isActive = true
+    // Unchecked: set once, by `invalidate()` on the connection's queue after the closure returned;
+    // read by every call, where the dynamic check cost more than the check itself.
+    @exclusivity(unchecked) private(set) var isActive = true
     /// The extensions registered when the transaction began (and those it registered), in
     /// registration order.
     var extensionEntries: [ExtensionRegistry.Entry]
@@ -137,12 +139,76 @@ public class ReadTransaction {
         forKey key: String, inCollection collection: String?, as type: T.Type
     ) throws -> T? {
         // Inlined into the caller (hence final: a class method is otherwise called through the
-        // vtable) so that a cache hit is one cast to a concrete type: the generic version looks up
-        // `Optional<T>`'s metadata at run time on every call.
-        let cached = try cachedObject(forKey: key, inCollection: collection)
-        // Unwrapped first: casting the optional itself costs a second pass through the runtime's cast.
-        if let cached, let typed = cached as? T { return typed }
-        return try object(forKey: key, inCollection: collection, as: type, cached: cached)
+        // vtable), so that this code is specialized for T: the generic version looks up
+        // `Optional<T>`'s metadata at run time on every call. A cache hit of exactly T is a
+        // comparison of metadata pointers and one copy of the value, read where the cache keeps it.
+        var other: (any Sendable)?
+        if let slot = try cachedObjectSlot(forKey: key, inCollection: collection) {
+            let typed: T? = core.objectCache.withValue(atSlot: slot) { value in
+                if Self.isExactly(value, T.self) {
+                    return Self.reinterpret(value, as: T.self)
+                }
+                other = copy value
+                return nil
+            }
+            // Consumed, not copied: a copy of `T?` and its destruction cost as much as the read.
+            if case .some(let value) = consume typed { return value }
+        } else if !core.config.objectCacheEnabled, T.self == Data.self {
+            // Stored bytes handed out as they are: a non-generic read, no boxing, no cast.
+            switch try uncachedBytes(forKey: key, inCollection: collection) {
+            case .bytes(let data): return unsafeBitCast(data, to: T.self)
+            case .absent: return nil
+            case .general: break
+            }
+        }
+        return try object(forKey: key, inCollection: collection, as: type, cached: other)
+    }
+
+    /// Whether `value`'s dynamic type is exactly `T`: a comparison of metadata pointers (an
+    /// existential argument is opened at the call, where `type(of:)` copies it first).
+    @inlinable
+    static func isExactly<Value, T>(_ value: Value, _ type: T.Type) -> Bool {
+        ObjectIdentifier(Value.self) == ObjectIdentifier(T.self)
+    }
+
+    /// `value`, whose dynamic type is `T`, as `T` (an existential argument is opened at the call).
+    @inlinable
+    static func reinterpret<Value, T>(_ value: Value, as type: T.Type) -> T {
+        unsafeBitCast(value, to: T.self)
+    }
+
+    /// The cache slot of the object cached for `key` in `collection`, marked most recently used,
+    /// when this connection's object cache is on and holds one (counting a hit or a miss); read it
+    /// at once with `Cache.withValue(atSlot:_:)`.
+    /// - Throws: ``DatabaseError`` `.misuse` when the transaction has ended.
+    @usableFromInline
+    final func cachedObjectSlot(forKey key: String, inCollection collection: String?) throws -> Int32? {
+        try checkActive()
+        guard core.config.objectCacheEnabled else { return nil }
+        return core.objectCache.touch(CollectionKey(collection: collection ?? "", key: key))
+    }
+
+    /// What ``uncachedBytes(forKey:inCollection:)`` found.
+    @usableFromInline
+    enum UncachedBytes {
+        /// The row's stored bytes, which are its object.
+        case bytes(Data)
+        /// No such row.
+        case absent
+        /// The collection's chain does not store `Data` as it is: read through the general path.
+        case general
+    }
+
+    /// The stored bytes of the row when its collection keeps `Data` objects as they are (for a
+    /// connection whose object cache is off), written into the storage of the transaction's
+    /// previous such read when the caller kept nothing.
+    @usableFromInline
+    final func uncachedBytes(forKey key: String, inCollection collection: String?) throws -> UncachedBytes {
+        let ck = CollectionKey(collection: collection ?? "", key: key)
+        guard configs.config(for: ck.collection).storesDataAsIs else { return .general }
+        guard try fetchColumn(SQL.dataForKey, ck, into: &lentBytes) else { return .absent }
+        defer { Self.releaseIfLarge(&lentBytes) }
+        return .bytes(lentBytes)
     }
 
     /// The object cached for `key` in `collection` when this connection's object cache is on
@@ -172,14 +238,9 @@ public class ReadTransaction {
         } else {
             // Uncached reads decode straight into T when the collection's codec produces T.
             // Through the shared config object: copying the chain out retained all its parts per read.
+            // (`Data` stored as is never comes here: the inlined caller reads it with `uncachedBytes`.)
             let config = configs.config(for: ck.collection)
             let read = config.objectChain.directRead(as: T.self)
-            if case .asIs? = read {
-                // T is Data, stored as is.
-                guard try fetchColumn(SQL.dataForKey, ck, into: &lentBytes) else { return nil }
-                defer { Self.releaseIfLarge(&lentBytes) }
-                return unsafeBitCast(lentBytes, to: T.self)
-            }
             guard let data = try fetchColumn(SQL.dataForKey, ck) else { return nil }
             return try decodeObject(
                 data, as: T.self, chain: config.objectChain, read, collection: ck.collection, key: ck.key)

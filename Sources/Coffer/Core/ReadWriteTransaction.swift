@@ -294,20 +294,19 @@ public final class ReadWriteTransaction: ReadTransaction {
     /// Rewrites the row `ck`; returns whether it existed.
     private func updateRow(_ ck: CollectionKey, data: Data, metadata: Data?) throws -> Bool {
         let stmt = try core.sqlite.cachedStatement(SQL.updateAllByKey)
+        // The collection stays bound (a transaction's rows mostly share it); the rest is lent per row.
+        try stmt.bindKept(ck.collection, at: 3)
         try stmt.withLent(data, at: 1) {
-            try stmt.withLent(metadata, at: 2) {
-                try stmt.withLent(ck.collection, at: 3) { try stmt.withLent(ck.key, at: 4) { try stmt.run() } }
-            }
+            try stmt.withLent(metadata, at: 2) { try stmt.withLent(ck.key, at: 4) { try stmt.run() } }
         }
         return core.sqlite.changes > 0
     }
 
     private func insertRow(_ ck: CollectionKey, data: Data, metadata: Data?) throws {
         let stmt = try core.sqlite.cachedStatement(SQL.insert)
-        try stmt.withLent(ck.collection, at: 1) {
-            try stmt.withLent(ck.key, at: 2) {
-                try stmt.withLent(data, at: 3) { try stmt.withLent(metadata, at: 4) { try stmt.run() } }
-            }
+        try stmt.bindKept(ck.collection, at: 1)
+        try stmt.withLent(ck.key, at: 2) {
+            try stmt.withLent(data, at: 3) { try stmt.withLent(metadata, at: 4) { try stmt.run() } }
         }
     }
 
