@@ -1,0 +1,73 @@
+import CofferSync
+import Foundation
+
+/// S1: device A uploads `rows` rows it already holds; then a new, empty device B pulls them all.
+struct InitialSync {
+    /// The space the devices belong to.
+    let space: BenchSpace
+    /// Where the figures go.
+    let report: BenchReport
+    /// The rows A holds before syncing.
+    let rows: Int
+
+    /// Runs the workload and prints its figures.
+    func run() async throws {
+        let clock = ContinuousClock()
+        let a = try await space.newDevice()
+        let written = try clock.measure { try a.write(writer: 0, first: 0, count: rows, perTransaction: 1_000) }
+        report.figure(
+            "S1-local-write",
+            [
+                ("ops_per_s", BenchReport.rate(rows, written)), ("total_s", BenchReport.seconds(written)),
+                ("rows", "\(rows)"), ("rows_per_tx", "1000"),
+            ])
+        let queued = await a.engine.currentStatus().queued
+        report.info("S1 queued_before_sync=\(queued)")
+
+        let uploadStart = clock.now
+        await a.engine.start()
+        guard try await waitUntil(timeout: .seconds(600), { await a.engine.currentStatus().queued == 0 }) else {
+            throw BenchFailure(description: "S1: device A did not finish uploading within 600 s")
+        }
+        let upload = clock.now - uploadStart
+        try await a.engine.syncNow()
+        let roundA = clock.now - uploadStart
+
+        let b = try await space.newDevice()
+        let pullStart = clock.now
+        await b.engine.start()
+        try await b.engine.syncNow()
+        let pull = clock.now - pullStart
+        let received = try b.count()
+        guard received == rows else {
+            throw BenchFailure(description: "S1: device B holds \(received) rows, expected \(rows)")
+        }
+        let status = await b.engine.currentStatus()
+        report.figure(
+            "S1-upload",
+            [
+                ("ops_per_s", BenchReport.rate(rows, upload)), ("total_s", BenchReport.seconds(upload)),
+                ("rows", "\(rows)"), ("batch", "\(a.engine.uploadBatchSize)"),
+            ])
+        report.figure(
+            "S1-upload-round",
+            [
+                ("ops_per_s", BenchReport.rate(rows, roundA)), ("total_s", BenchReport.seconds(roundA)),
+                ("rows", "\(rows)"), ("note", "until_A's_syncNow_returned(upload+pulling_its_own_rows_back)"),
+            ])
+        report.figure(
+            "S1-pull",
+            [
+                ("ops_per_s", BenchReport.rate(rows, pull)), ("total_s", BenchReport.seconds(pull)),
+                ("rows", "\(rows)"), ("batch", "\(b.engine.pullBatchSize)"), ("cursor", "\(status.cursor)"),
+            ])
+        let total = upload + pull
+        report.figure(
+            "S1-total",
+            [
+                ("ops_per_s", BenchReport.rate(rows, total)), ("total_s", BenchReport.seconds(total)),
+                ("rows", "\(rows)"), ("target_s", "30"), ("met", total <= .seconds(30) ? "yes" : "no"),
+            ])
+        report.load("after S1")
+    }
+}
