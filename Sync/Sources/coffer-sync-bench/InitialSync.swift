@@ -24,12 +24,21 @@ struct InitialSync {
         let queued = await a.engine.currentStatus().queued
         report.info("S1 queued_before_sync=\(queued)")
 
+        // Uploading is done when the server's last sequence covers every row; read over a
+        // connection of A's own (reading A's queue length would decode the whole queue each time).
+        guard let credentials = try a.replica.credentials() else {
+            throw BenchFailure(description: "S1: device A holds no credentials")
+        }
+        let probe = try await SyncServerConnection.connect(
+            to: credentials.serverAddress, space: credentials.spaceID, logger: space.logger)
         let uploadStart = clock.now
         await a.engine.start()
-        guard try await waitUntil(timeout: .seconds(600), { await a.engine.currentStatus().queued == 0 }) else {
-            throw BenchFailure(description: "S1: device A did not finish uploading within 600 s")
+        let uploaded = try await waitUntil(timeout: .seconds(600)) {
+            try await probe.space().lastSequence >= Int64(rows)
         }
         let upload = clock.now - uploadStart
+        await probe.close()
+        guard uploaded else { throw BenchFailure(description: "S1: device A did not finish uploading within 600 s") }
         try await a.engine.syncNow()
         let roundA = clock.now - uploadStart
 
