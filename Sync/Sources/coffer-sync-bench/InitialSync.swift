@@ -21,8 +21,7 @@ struct InitialSync {
                 ("ops_per_s", BenchReport.rate(rows, written)), ("total_s", BenchReport.seconds(written)),
                 ("rows", "\(rows)"), ("rows_per_tx", "1000"),
             ])
-        let queued = await a.engine.currentStatus().queued
-        report.info("S1 queued_before_sync=\(queued)")
+        try probePhases(a)
 
         // Uploading is done when the server's last sequence covers every row; read over a
         // connection of A's own (reading A's queue length would decode the whole queue each time).
@@ -52,11 +51,13 @@ struct InitialSync {
             throw BenchFailure(description: "S1: device B holds \(received) rows, expected \(rows)")
         }
         let status = await b.engine.currentStatus()
+        let uploadBatch = await a.engine.uploadBatchSize
+        let pullBatch = await b.engine.pullBatchSize
         report.figure(
             "S1-upload",
             [
                 ("ops_per_s", BenchReport.rate(rows, upload)), ("total_s", BenchReport.seconds(upload)),
-                ("rows", "\(rows)"), ("batch", "\(a.engine.uploadBatchSize)"),
+                ("rows", "\(rows)"), ("batch", "\(uploadBatch)"),
             ])
         report.figure(
             "S1-upload-round",
@@ -68,7 +69,7 @@ struct InitialSync {
             "S1-pull",
             [
                 ("ops_per_s", BenchReport.rate(rows, pull)), ("total_s", BenchReport.seconds(pull)),
-                ("rows", "\(rows)"), ("batch", "\(b.engine.pullBatchSize)"), ("cursor", "\(status.cursor)"),
+                ("rows", "\(rows)"), ("batch", "\(pullBatch)"), ("cursor", "\(status.cursor)"),
             ])
         let total = upload + pull
         report.figure(
@@ -78,5 +79,31 @@ struct InitialSync {
                 ("rows", "\(rows)"), ("target_s", "30"), ("met", total <= .seconds(30) ? "yes" : "no"),
             ])
         report.load("after S1")
+    }
+
+    /// Times the local steps the uploader repeats per batch, before any sync.
+    ///
+    /// With the whole queue waiting: reading the queue (`queuedCount`) and preparing one batch
+    /// of 500 (reads the queue and seals the rows). Read-only: nothing is completed or sent.
+    func probePhases(_ a: BenchDevice) throws {
+        guard let credentials = try a.replica.credentials() else { return }
+        let clock = ContinuousClock()
+        var queued = 0
+        let count = try clock.measure { queued = try a.replica.queuedCount() }
+        let sealer = RowSealer(syncKey: credentials.syncKey, spaceID: credentials.spaceID)
+        var prepared = 0
+        let prepare = try clock.measure {
+            prepared = try a.replica.prepareUploads(sealer: sealer, deviceID: credentials.deviceID, limit: 500)
+                .uploads.count
+        }
+        report.figure(
+            "S1-phase-queue-read",
+            [("total_s", BenchReport.seconds(count)), ("queued", "\(queued)"), ("note", "one_queuedCount()")])
+        report.figure(
+            "S1-phase-prepare-batch",
+            [
+                ("total_s", BenchReport.seconds(prepare)), ("rows", "\(prepared)"), ("queued", "\(queued)"),
+                ("note", "one_prepareUploads(limit:500)_with_the_whole_queue_waiting"),
+            ])
     }
 }

@@ -54,7 +54,9 @@ struct Latency {
             group in
             group.addTask {
                 if try b.has(writer: 0, number: number) { return clock.now }
-                for await _ in changes where try b.has(writer: 0, number: number) { return clock.now }
+                for await _ in changes {
+                    if try b.has(writer: 0, number: number) { return clock.now }
+                }
                 return nil
             }
             group.addTask {

@@ -29,7 +29,10 @@ struct SteadyWriters {
         let clientBefore = client.seconds()
         let start = clock.now
 
-        let (lateness, samples) = try await withThrowingTaskGroup(of: Duration.self) { group in
+        let (lateness, samples) = try await withThrowingTaskGroup(
+            of: Duration.self, returning: (Duration, [[Int]]).self
+        ) {
+            group in
             for (index, device) in devices.enumerated() {
                 group.addTask {
                     var worst = Duration.zero
