@@ -18,13 +18,13 @@ final class BenchReport {
     /// Prints an information line (`# text`).
     func info(_ text: String) {
         print("# \(text)")
-        fflush(stdout)
+        fflush(nil)
     }
 
     /// Prints a figure line: `CofferSync:<id> key=value …`.
     func figure(_ id: String, _ fields: [(String, String)]) {
         print((["CofferSync:\(id)"] + fields.map { "\($0.0)=\($0.1)" }).joined(separator: " "))
-        fflush(stdout)
+        fflush(nil)
     }
 
     /// Prints the machine's load averages (1, 5, 15 minutes) from /proc/loadavg.
