@@ -15,6 +15,7 @@ let package = Package(
     products: [
         .library(name: "CofferSync", targets: ["CofferSync"]),
         .executable(name: "coffer-sync", targets: ["coffer-sync"]),
+        .executable(name: "coffer-sync-bench", targets: ["coffer-sync-bench"]),
     ],
     dependencies: [
         .package(name: "Coffer", path: ".."),
@@ -41,6 +42,18 @@ let package = Package(
             dependencies: [
                 "CofferSync",
                 .product(name: "Coffer", package: "Coffer"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // The sync benchmark (S1-S3, BENCHMARKS.md); run by Sync/scripts/bench.sh, not by CI.
+        .executableTarget(
+            name: "coffer-sync-bench",
+            dependencies: [
+                "CofferSync",
+                .product(name: "Coffer", package: "Coffer"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
