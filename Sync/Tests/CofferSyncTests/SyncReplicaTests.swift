@@ -38,6 +38,26 @@ import Testing
         #expect(!settled.pending && settled.version == 1)
     }
 
+    /// The engine seals many rows per read of the queue and pushes them a batch at a time:
+    /// the cut keeps the order, and the operations needing no upload go with the first batch.
+    @Test func aPreparedRoundIsCutIntoPushesInOrder() throws {
+        let a = try device("a")
+        for index in 0..<23 { try a.set("v\(index)", "k\(index)") }
+        let prepared = try a.replica.prepareUploads(sealer: a.sealer, deviceID: a.deviceID, limit: 100)
+        let batches = prepared.chunked(10)
+        #expect(batches.map(\.uploads.count) == [10, 10, 3])
+        #expect(batches.flatMap(\.uploads).map(\.key) == prepared.uploads.map(\.key))
+        #expect(batches.dropFirst().filter { !$0.settled.isEmpty }.isEmpty)
+        #expect(batches[0].settled == prepared.settled)
+        #expect(prepared.chunked(100).count == 1)
+        for batch in batches {
+            let outcomes = relay.push(batch)
+            _ = try a.replica.finish(batch, outcomes: outcomes, sealer: a.sealer)
+        }
+        #expect(try a.replica.queuedCount() == 0)
+        #expect(relay.allRows.count == 23)
+    }
+
     @Test func rowWrittenOnAAppearsOnBWithMetadata() throws {
         let a = try device("a")
         let b = try device("b")

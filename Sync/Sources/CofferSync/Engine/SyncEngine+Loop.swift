@@ -128,26 +128,33 @@ extension SyncEngine {
 
     func uploadAll(_ transport: any SyncTransport) async throws {
         while true {
-            let batch = try replica.prepareUploads(
-                sealer: sealer, deviceID: credentials.deviceID, limit: uploadBatchSize)
-            if batch.isEmpty { return }
-            status.inFlight = batch.uploads.count
-            defer { status.inFlight = 0 }
-            let uploads = batch.uploads
-            let outcomes = uploads.isEmpty ? [] : try await call { try await transport.push(uploads) }
-            guard outcomes.count == batch.uploads.count else {
-                throw SyncError.server(code: "protocol", message: "the server answered a push with the wrong count")
+            let prepared = try replica.prepareUploads(
+                sealer: sealer, deviceID: credentials.deviceID, limit: uploadPreparationSize)
+            if prepared.isEmpty { return }
+            for batch in prepared.chunked(uploadBatchSize) {
+                try await push(batch, transport)
             }
-            let report = try replica.finish(batch, outcomes: outcomes, sealer: sealer)
-            report.rejected.forEach(reportRejected)
-            let accepted = outcomes.contains { if case .accepted = $0 { true } else { false } }
-            // A server answering every push with a conflict this device cannot merge (a version
-            // it already holds, or a refused row) would otherwise keep this loop going.
-            guard accepted || report.applied > 0 || batch.uploads.isEmpty else {
-                throw SyncError.server(code: "conflict", message: "the server refused every push without a newer row")
-            }
-            logger.debug("sync pushed", metadata: ["rows": "\(batch.uploads.count)"])
         }
+    }
+
+    /// Pushes one batch and settles it locally.
+    private func push(_ batch: UploadBatch, _ transport: any SyncTransport) async throws {
+        status.inFlight = batch.uploads.count
+        defer { status.inFlight = 0 }
+        let uploads = batch.uploads
+        let outcomes = uploads.isEmpty ? [] : try await call { try await transport.push(uploads) }
+        guard outcomes.count == batch.uploads.count else {
+            throw SyncError.server(code: "protocol", message: "the server answered a push with the wrong count")
+        }
+        let report = try replica.finish(batch, outcomes: outcomes, sealer: sealer)
+        report.rejected.forEach(reportRejected)
+        let accepted = outcomes.contains { if case .accepted = $0 { true } else { false } }
+        // A server answering every push with a conflict this device cannot merge (a version
+        // it already holds, or a refused row) would otherwise keep this loop going.
+        guard accepted || report.applied > 0 || batch.uploads.isEmpty else {
+            throw SyncError.server(code: "conflict", message: "the server refused every push without a newer row")
+        }
+        logger.debug("sync pushed", metadata: ["rows": "\(batch.uploads.count)"])
     }
 
     func pullAll(_ transport: any SyncTransport) async throws {

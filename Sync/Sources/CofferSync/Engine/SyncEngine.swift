@@ -19,6 +19,9 @@ public actor SyncEngine {
     public let callTimeout: Duration
     /// The rows per push.
     public let uploadBatchSize = 500
+    /// The rows sealed per read of the upload queue, pushed `uploadBatchSize` at a time: reading
+    /// the queue decodes all of it, so one read per push made a large first upload quadratic.
+    public let uploadPreparationSize = 5_000
     /// The rows per pull.
     public let pullBatchSize = 1_000
 

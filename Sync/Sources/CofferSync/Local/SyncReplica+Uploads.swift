@@ -26,6 +26,16 @@ public struct UploadBatch: Sendable {
     let settled: [UUID]
     /// Whether the round found nothing queued.
     public var isEmpty: Bool { uploads.isEmpty && settled.isEmpty }
+
+    /// The batch cut into batches of at most `size` uploads, in order; the operations that
+    /// need no upload go with the first.
+    func chunked(_ size: Int) -> [UploadBatch] {
+        guard uploads.count > size, size > 0 else { return [self] }
+        return stride(from: 0, to: uploads.count, by: size).map { start in
+            UploadBatch(
+                uploads: Array(uploads[start..<min(start + size, uploads.count)]), settled: start == 0 ? settled : [])
+        }
+    }
 }
 
 /// The server's answer to one upload.
