@@ -133,24 +133,17 @@ public struct Changeset: Sendable {
 
     /// Another process's commits up to `snapshot` that changed no row: nothing to apply.
     init(externalAdvanceTo snapshot: UInt64) {
-        self.snapshot = snapshot
-        self.connectionID = 0
-        self.connectionName = nil
-        self.rows = ChangedRows(folded: [:], writes: [])
-        self.removedKeys = []
-        self.removedCollections = []
-        self.allKeysRemoved = false
-        self.customObject = nil
-        self.extensionChanges = [:]
-        self.registeredExtensions = []
-        self.unregisteredExtensions = []
-        self.isReset = false
-        self.isExternal = true
+        self.init(withoutChangesAt: snapshot, isReset: false, isExternal: true)
     }
 
     /// The changeset standing for every commit up to `snapshot` that a connection lost track of,
     /// or (`external`) that other processes made.
     init(resetTo snapshot: UInt64, external: Bool = false) {
+        self.init(withoutChangesAt: snapshot, isReset: true, isExternal: external)
+    }
+
+    /// A changeset of no connection that lists no change.
+    private init(withoutChangesAt snapshot: UInt64, isReset: Bool, isExternal: Bool) {
         self.snapshot = snapshot
         self.connectionID = 0
         self.connectionName = nil
@@ -162,8 +155,8 @@ public struct Changeset: Sendable {
         self.extensionChanges = [:]
         self.registeredExtensions = []
         self.unregisteredExtensions = []
-        self.isReset = true
-        self.isExternal = external
+        self.isReset = isReset
+        self.isExternal = isExternal
     }
 
     /// The part of extension `name` in this commit, as the type its transaction object
