@@ -24,6 +24,18 @@ import Testing
         try tx.object(forKey: "count", inCollection: "counters", as: Int.self) ?? 0
     }
 
+    /// Every counter row in group "all", by value: the view `coffer-stress counter --view`
+    /// (or `--memory-view`) registers.
+    func byValue(isPersistent: Bool) -> AutoView {
+        AutoView(
+            grouping: ViewGrouping.object(Int.self) { _, group in group = "all" },
+            sorting: ViewSorting.object(Int.self) { _, left, right in
+                left.object < right.object
+                    ? .orderedAscending : left.object > right.object ? .orderedDescending : .orderedSame
+            },
+            versionTag: "1", allowedCollections: .only(["counters"]), isPersistent: isPersistent)
+    }
+
     func child(_ arguments: [String]) throws -> StressChild {
         try StressChild(
             ["counter", "--database", url.path] + arguments, environment: environment, logDirectory: directory.url)
@@ -116,13 +128,7 @@ import Testing
     @Test func aViewBothProcessesRegisterStaysInStep() throws {
         let db = try open()
         try db.register(
-            AutoView(
-                grouping: ViewGrouping.object(Int.self) { _, group in group = "all" },
-                sorting: ViewSorting.object(Int.self) { _, left, right in
-                    left.object < right.object
-                        ? .orderedAscending : left.object > right.object ? .orderedDescending : .orderedSame
-                },
-                versionTag: "1", allowedCollections: .only(["counters"])),
+            byValue(isPersistent: true),
             withName: "byValue")
         let connection = try db.newConnection()
         func shown() throws -> [String] {
@@ -223,13 +229,7 @@ import Testing
     @Test func aNonPersistentViewIsRebuiltAfterAnotherProcessWritesAndNoProcessRebuildsForEver() throws {
         let db = try open()
         try db.register(
-            AutoView(
-                grouping: ViewGrouping.object(Int.self) { _, group in group = "all" },
-                sorting: ViewSorting.object(Int.self) { _, left, right in
-                    left.object < right.object
-                        ? .orderedAscending : left.object > right.object ? .orderedDescending : .orderedSame
-                },
-                versionTag: "1", allowedCollections: .only(["counters"]), isPersistent: false),
+            byValue(isPersistent: false),
             withName: "byValue")
         let connection = try db.newConnection()
         func shownCount() throws -> Int {

@@ -160,25 +160,6 @@ struct DatabaseOpener {
             pageSize: pageSize, snapshot: snapshot, extensionNames: names, locksLost: readsSalt)
     }
 
-    /// A read-write handle keyed with the key and settings later handles use.
-    private func freshHandle(key: KeyCandidate?, cipher: CipherSettings?) throws -> SQLiteConnection {
-        let handle = try SQLiteConnection(path: path, vfs: options.vfsName)
-        do {
-            Self.applyBusyTimeout(handle, options: options)
-            if let key {
-                try key.bytes.withUnsafeBytes { try handle.applyKey($0) }
-                try handle.applyCipherSettings(
-                    pageSize: cipher?.pageSize, kdfIterations: cipher?.kdfIterations, useHMAC: cipher?.useHMAC)
-            }
-            try handle.validateReadable()
-            try mapSQLite { try Self.applyConnectionPragmas(handle, options: options) }
-            return handle
-        } catch {
-            handle.close()
-            throw error
-        }
-    }
-
     /// Tries a key on a READ-ONLY handle first.
     ///
     /// A read-write handle that fails to read the file would, on close, checkpoint the WAL it found into the file
@@ -215,15 +196,14 @@ struct DatabaseOpener {
     private func openGuarded(
         _ guardHandle: SQLiteConnection?, candidate: KeyCandidate?, cipher: CipherSettings?, cipherVersion: String
     ) throws -> Result {
-        let handle = try SQLiteConnection(path: path, vfs: options.vfsName)
+        let handle: SQLiteConnection
         do {
-            Self.applyBusyTimeout(handle, options: options)
-            if let candidate {
-                try candidate.bytes.withUnsafeBytes { try handle.applyKey($0) }
-                try handle.applyCipherSettings(
-                    pageSize: cipher?.pageSize, kdfIterations: cipher?.kdfIterations, useHMAC: cipher?.useHMAC)
-            }
-            try handle.validateReadable()
+            handle = try keyedHandle(candidate, cipher: cipher)
+        } catch {
+            guardHandle?.close()
+            throw error
+        }
+        do {
             var result = try finish(
                 handle: handle, candidate: candidate, cipher: cipher, cipherVersion: cipherVersion)
             if result.locksLost {
@@ -231,7 +211,14 @@ struct DatabaseOpener {
                 // POSIX lock this process holds on it, SQLite's included (SQLite still believes
                 // it holds them). A fresh handle takes them again.
                 handle.close()
-                result.handle = try freshHandle(key: result.handleKey, cipher: result.handleCipher)
+                let fresh = try keyedHandle(result.handleKey, cipher: result.handleCipher)
+                do {
+                    try mapSQLite { try Self.applyConnectionPragmas(fresh, options: options) }
+                } catch {
+                    fresh.close()
+                    throw error
+                }
+                result.handle = fresh
                 result.locksLost = false
             }
             guardHandle?.close()
@@ -239,6 +226,25 @@ struct DatabaseOpener {
         } catch {
             handle.close()
             guardHandle?.close()
+            throw error
+        }
+    }
+
+    /// A read-write handle keyed with `key` and `cipher` that has read the file; closed again
+    /// when that fails.
+    private func keyedHandle(_ key: KeyCandidate?, cipher: CipherSettings?) throws -> SQLiteConnection {
+        let handle = try SQLiteConnection(path: path, vfs: options.vfsName)
+        do {
+            Self.applyBusyTimeout(handle, options: options)
+            if let key {
+                try key.bytes.withUnsafeBytes { try handle.applyKey($0) }
+                try handle.applyCipherSettings(
+                    pageSize: cipher?.pageSize, kdfIterations: cipher?.kdfIterations, useHMAC: cipher?.useHMAC)
+            }
+            try handle.validateReadable()
+            return handle
+        } catch {
+            handle.close()
             throw error
         }
     }
