@@ -75,7 +75,7 @@ extension ConnectionCore {
             rollbackWrite()
             throw error
         }
-        totalChangesAtBegin = sqlite.totalChanges
+        if database.options.multiProcessSupport { totalChangesAtBegin = sqlite.totalChanges }
         let startSnapshot = database.snapshot
         catchUp(to: startSnapshot)
         connection.status.withLock { $0.transactionSnapshot = startSnapshot }
@@ -151,7 +151,8 @@ extension ConnectionCore {
             for registration in tx.registeredExtensions {
                 registration.firstSnapshot.store(newSnapshot, ordering: .releasing)
             }
-            let changedRows = sqlite.totalChanges != totalChangesAtBegin
+            // Only multi-process support tells other processes a commit that changed rows apart.
+            let changedRows = database.options.multiProcessSupport && sqlite.totalChanges != totalChangesAtBegin
             try recordSnapshotForOtherProcesses(newSnapshot, changedRows: changedRows)
             try database.snapshotGate.commit {
                 try mapSQLite { try sqlite.cachedStatement(SQL.commit).run() }
