@@ -9,55 +9,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-if ! compgen -G "/usr/lib/postgresql/*/bin/pg_ctl" >/dev/null; then
-    echo "Installing postgresql…"
-    apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql
-fi
-pg_bin="$(find /usr/lib/postgresql -maxdepth 2 -name bin -type d | sort -V | tail -n 1)"
-
-# As root the cluster belongs to `postgres`; as anyone else, to the caller.
-as_owner=()
-if [ "$(id -u)" = 0 ]; then
-    as_owner=(runuser -u postgres --)
-fi
-
-# In /tmp, not $TMPDIR: the `postgres` user must be able to reach it (and the socket path
-# must stay under 108 bytes).
-workdir="$(mktemp -d /tmp/coffer-sync-pg.XXXXXX)"
-data="$workdir/data"
-cleanup() {
-    if [ -f "$data/postmaster.pid" ]; then
-        "${as_owner[@]}" "$pg_bin/pg_ctl" -D "$data" -m immediate -w stop >/dev/null 2>&1 || true
-    fi
-    rm -rf "$workdir"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-[ "$(id -u)" = 0 ] && chown postgres "$workdir"
-chmod 700 "$workdir"
-
-# Another worktree's run may hold the first port: take the first free one from 55432.
-port=55432
-while (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; do
-    port=$((port + 1))
-done
-
-admin_password="$(head -c 18 /dev/urandom | base64 | tr -d '+/=')"
-superuser_password="$(head -c 18 /dev/urandom | base64 | tr -d '+/=')"
-printf '%s\n' "$superuser_password" >"$workdir/superuser-password"
-[ "$(id -u)" = 0 ] && chown postgres "$workdir/superuser-password"
-
-# Local (socket, in the private temp dir) connections trust the cluster's owner; TCP needs SCRAM.
-"${as_owner[@]}" "$pg_bin/initdb" -D "$data" -U postgres --pwfile="$workdir/superuser-password" \
-    --auth-local=trust --auth-host=scram-sha-256 -E UTF8 --locale=C.UTF-8 >"$workdir/initdb.log" 2>&1 ||
-    { cat "$workdir/initdb.log" >&2; exit 1; }
-"${as_owner[@]}" "$pg_bin/pg_ctl" -D "$data" -l "$workdir/server.log" -w -t 60 \
-    -o "-c listen_addresses=127.0.0.1 -c port=$port -c unix_socket_directories=$workdir -c fsync=off" \
-    start >/dev/null ||
-    { cat "$workdir/server.log" >&2; exit 1; }
-
-psql_super() { "${as_owner[@]}" "$pg_bin/psql" -h "$workdir" -p "$port" -U postgres -v ON_ERROR_STOP=1 -qAt "$@"; }
+. Sync/scripts/throwaway-cluster.sh
+start_throwaway_cluster coffer-sync-pg
 # CREATEROLE to enroll and revoke devices; CREATEDB for the schema-version test's own database;
 # pg_signal_backend so that the listener test can cut its own device's connection.
 psql_super -d postgres <<SQL
