@@ -73,3 +73,11 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// The documentation plugin is only needed to build the DocC catalog (scripts/ci/docs.sh sets
+// COFFER_DOCS), so ordinary builds do not resolve it.
+if Context.environment["COFFER_DOCS"] != nil {
+    package.dependencies.append(
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0")
+    )
+}

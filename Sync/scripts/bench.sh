@@ -17,12 +17,8 @@ bin="$(swift build -c release --show-bin-path)"
 
 . scripts/throwaway-cluster.sh
 start_throwaway_cluster coffer-sync-bench-pg
-psql_super -d postgres <<SQL
-CREATE ROLE coffer_admin LOGIN CREATEROLE PASSWORD '$admin_password';
-CREATE DATABASE coffer_sync_bench OWNER coffer_admin;
-SQL
-
-export COFFER_SYNC_BENCH_ADMIN_URL="postgres://coffer_admin:$admin_password@127.0.0.1:$port/coffer_sync_bench"
+create_sync_database coffer_sync_bench
+export COFFER_SYNC_BENCH_ADMIN_URL="$admin_url"
 COFFER_SYNC_ADMIN_URL="$COFFER_SYNC_BENCH_ADMIN_URL" "$bin/coffer-sync" init-server
 echo "# server: PostgreSQL $("$pg_bin/postgres" --version | awk '{print $3}') on 127.0.0.1:$port, fsync=off"
 echo "# uptime: $(uptime)"

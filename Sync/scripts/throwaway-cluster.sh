@@ -3,8 +3,8 @@
 # /tmp/PREFIX.XXXXXX, as `postgres` when run as root (PostgreSQL refuses to run as root), with
 # fsync off; the cluster is stopped and removed when the script exits. It sets pg_bin, as_owner,
 # workdir, data, port and admin_password (random, for the caller's admin role), and defines
-# psql_super (psql as the superuser over the private socket). Used by scripts/ci/sync.sh and
-# Sync/scripts/bench.sh.
+# psql_super (psql as the superuser over the private socket) and create_sync_database. Used by
+# scripts/ci/sync.sh, Sync/scripts/dev.sh and Sync/scripts/bench.sh.
 
 start_throwaway_cluster() {
     if ! compgen -G "/usr/lib/postgresql/*/bin/pg_ctl" >/dev/null; then
@@ -59,3 +59,13 @@ stop_throwaway_cluster() {
 }
 
 psql_super() { "${as_owner[@]}" "$pg_bin/psql" -h "$workdir" -p "$port" -U postgres -v ON_ERROR_STOP=1 -qAt "$@"; }
+
+# `create_sync_database NAME` creates the admin role `coffer_admin` (CREATEROLE: it creates and
+# revokes device roles) and database NAME owned by it, and sets admin_url to reach it as that role.
+create_sync_database() {
+    psql_super -d postgres <<SQL
+CREATE ROLE coffer_admin LOGIN CREATEROLE PASSWORD '$admin_password';
+CREATE DATABASE $1 OWNER coffer_admin;
+SQL
+    admin_url="postgres://coffer_admin:$admin_password@127.0.0.1:$port/$1"
+}

@@ -3,12 +3,14 @@ import Foundation
 import Testing
 
 /// The code the documents show is the code CI compiles: every ```swift block of README.md and of
-/// GettingStarted.md appears verbatim in the example program built from it (Examples/), or is
-/// listed in ``notInPrograms`` with the check that covers it instead.
-@Suite("Code in README.md and GettingStarted.md")
+/// GettingStarted.md appears verbatim in the example program built from it (Examples/), and every
+/// block of CofferSync's Getting Started in `coffer-sync demo`, which scripts/ci/sync.sh runs
+/// against a real server; or a block is listed in ``notInPrograms`` with the check that covers it.
+@Suite("Code in README.md and the Getting Started articles")
 struct DocumentCodeTests {
     static let readme = "README.md"
     static let gettingStarted = "Sources/Coffer/Coffer.docc/GettingStarted.md"
+    static let syncGettingStarted = "Sync/Sources/CofferSync/CofferSync.docc/GettingStarted.md"
 
     /// Blocks that are not part of a program, by their first line, and why.
     static let notInPrograms: [String: String] = [
@@ -38,6 +40,10 @@ struct DocumentCodeTests {
 
     @Test func everyGettingStartedBlockIsInItsProgram() throws {
         try checkBlocks(of: Self.gettingStarted, in: "Examples/GettingStarted/main.swift")
+    }
+
+    @Test func everySyncGettingStartedBlockIsInTheSyncDemo() throws {
+        try checkBlocks(of: Self.syncGettingStarted, in: "Sync/Sources/coffer-sync/DemoCommand.swift")
     }
 
     @Test func aBlockThatDiffersInOneCharacterIsNotFound() throws {

@@ -11,19 +11,23 @@ cd "$(dirname "$0")/../.."
 
 . Sync/scripts/throwaway-cluster.sh
 start_throwaway_cluster coffer-sync-pg
-# CREATEROLE to enroll and revoke devices; CREATEDB for the schema-version test's own database;
-# pg_signal_backend so that the listener test can cut its own device's connection.
+create_sync_database coffer_sync_test
+# CREATEDB for the schema-version test's own database; pg_signal_backend so that the listener
+# test can cut its own device's connection.
 psql_super -d postgres <<SQL
-CREATE ROLE coffer_admin LOGIN CREATEROLE CREATEDB PASSWORD '$admin_password';
+ALTER ROLE coffer_admin CREATEDB;
 GRANT pg_signal_backend TO coffer_admin;
-CREATE DATABASE coffer_sync_test OWNER coffer_admin;
 SQL
 
-export COFFER_SYNC_TEST_ADMIN_URL="postgres://coffer_admin:$admin_password@127.0.0.1:$port/coffer_sync_test"
+export COFFER_SYNC_TEST_ADMIN_URL="$admin_url"
 swift build --package-path Sync --product coffer-sync
-COFFER_SYNC_ADMIN_URL="$COFFER_SYNC_TEST_ADMIN_URL" swift run --package-path Sync --skip-build coffer-sync init-server
+COFFER_SYNC_ADMIN_URL="$admin_url" swift run --package-path Sync --skip-build coffer-sync init-server
+# The Getting Started article's code, run: two devices through this server (it drops its space).
+COFFER_SYNC_ADMIN_URL="$admin_url" timeout 120 swift run --package-path Sync --skip-build coffer-sync demo
 swift test --package-path Sync "$@"
 # A real restart breaks every connection, so each restart test runs alone, after the others.
 export COFFER_SYNC_TEST_RESTART_COMMAND="${as_owner[*]} $pg_bin/pg_ctl -D $data -l $workdir/server.log -w -t 60 -m fast restart"
 timeout 300 swift test --package-path Sync --skip-build --filter ServerRestartTests
 timeout 300 swift test --package-path Sync --skip-build --filter EngineRestartTests
+# CofferSync's DocC catalog, warnings as errors; after the tests, whose build it reuses.
+COFFER_DOCS=1 swift package --package-path Sync generate-documentation --target CofferSync --warnings-as-errors

@@ -10,7 +10,7 @@ struct CofferSyncCommand: AsyncParsableCommand {
         abstract: "Set up and manage end-to-end-encrypted sync through PostgreSQL.",
         subcommands: [
             InitServerCommand.self, CreateSpaceCommand.self, SpacesCommand.self, RevokeCommand.self,
-            DropSpaceCommand.self, DeviceRunCommand.self,
+            DropSpaceCommand.self, DemoCommand.self, DeviceRunCommand.self,
         ]
     )
 

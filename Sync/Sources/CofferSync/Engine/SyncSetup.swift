@@ -10,8 +10,10 @@ public enum SyncSetup {
     /// the device's credentials in the database.
     ///
     /// - Parameters:
+    ///   - replica: The first device's replica; its database must not belong to a space yet.
     ///   - admin: The admin role's address (it creates the space and the device's role).
     ///   - deviceServer: Where devices connect; defaults to the admin's host, port and database.
+    ///   - logger: Where the flow reports what it did (never keys or passwords).
     /// - Returns: The new device's credentials.
     /// - Throws: `SyncError.misuse` when the database already belongs to a space; server errors.
     @discardableResult

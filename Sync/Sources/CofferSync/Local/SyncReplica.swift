@@ -30,8 +30,12 @@ public final class SyncReplica: Sendable {
     /// extension. Rows already in the collections when the capture is first registered are
     /// queued for upload.
     ///
-    /// - Parameter merge: Decides conflicts between an unsent local write and a server write;
-    ///   nil for ``SyncMerge/lastWriterWins``.
+    /// - Parameters:
+    ///   - database: The database whose collections to sync; its serializers for them are
+    ///     registered as usual.
+    ///   - collections: The collections to sync, each with its value types.
+    ///   - merge: Decides conflicts between an unsent local write and a server write; nil for
+    ///     ``SyncMerge/lastWriterWins``.
     /// - Throws: `SyncError.misuse` for a reserved or repeated collection name; Coffer's
     ///   `DatabaseError` from registering.
     public init(

@@ -1,4 +1,4 @@
-import Coffer
+public import Coffer
 import Foundation
 
 /// Declares one collection to sync and the Codable types of its objects and metadata, so values
@@ -23,8 +23,16 @@ public struct SyncedCollection: Sendable {
         SyncedCollection(name: name, objects: O.self, metadata: M.self)
     }
 
+    /// Syncs the collection `handle` names, with its types: a `CollectionHandle`'s
+    /// metadata stays local to each device; a `TypedCollection` with a metadata type
+    /// syncs its metadata too.
+    public static func collection<O, M>(_ handle: TypedCollection<O, M>) -> SyncedCollection {
+        SyncedCollection(name: handle.name, objects: O.self, metadata: M.self)
+    }
+
     private init<O: Codable & Sendable, M: Codable & Sendable>(name: String, objects: O.Type, metadata: M.Type) {
         self.name = name
+        // Coffer's own marker for untyped metadata means "not synced", as for a CollectionHandle.
         let syncsMetadata = M.self != NoMetadata.self
         let readValue: @Sendable (ReadTransaction, String) throws -> SyncValue? = { tx, key in
             guard let object = try tx.object(forKey: key, inCollection: name, as: O.self) else { return nil }
@@ -52,9 +60,6 @@ public struct SyncedCollection: Sendable {
     }
 
 }
-
-/// The metadata type of a collection whose metadata is not synced.
-struct NoMetadata: Codable, Sendable {}
 
 /// An object and its metadata, decoded: what a merge handler sees and returns.
 public struct SyncValue: @unchecked Sendable {
