@@ -22,6 +22,10 @@ public enum SyncError: Error, Sendable, Hashable {
     /// The space moved to another key epoch (a rotation) since this device read it: nothing was
     /// written. The device opens the new epoch's sealed key and pulls again from cursor 0.
     case keyEpochChanged(space: UUID, expected: Int, current: Int)
+    /// The space gained rows since this device read it through sequence number `pulledThrough`
+    /// (another device pushed meanwhile): a rotation refused to replace rows it had not seen,
+    /// and nothing changed. The device pulls again and retries.
+    case spaceChanged(space: UUID, pulledThrough: Int64, current: Int64)
     /// A row from the server failed authentication or does not match where it was stored.
     case tampered(rowID: String, reason: String)
     /// An authentic row whose values do not decode as its collection's declared types (a device
@@ -53,6 +57,8 @@ extension SyncError: LocalizedError {
             "the sync key does not open space \(space.uuidString) at key epoch \(epoch); nothing was written"
         case .keyEpochChanged(let space, let expected, let current):
             "sync space \(space.uuidString) is at key epoch \(current), not \(expected); nothing was written"
+        case .spaceChanged(let space, let pulledThrough, let current):
+            "sync space \(space.uuidString) moved to sequence \(current) after this device read it through \(pulledThrough); nothing was changed"
         case .tampered(let rowID, let reason): "row \(rowID) from the server was rejected: \(reason)"
         case .undecodableRow(let rowID):
             "row \(rowID) from the server does not decode as its collection's declared types; not applied"

@@ -334,6 +334,61 @@ import Testing
         try await drop(a)
     }
 
+    /// Another device pushes between the revoking device's reading of the space and its
+    /// rotation: the server refuses the rotation (the re-sealed set lacks that row), the
+    /// revoking device reads the space again and rotates, and the row survives, readable under
+    /// the new key.
+    @Test func rotationRetriesWhenAnotherDevicePushedMeanwhile() async throws {
+        let devices = try await space(others: 2)
+        let (a, b, c) = (devices[0], devices[1], devices[2])
+        let engineA = try engine(a)
+        let engineB = try engine(b)
+        await engineA.start()
+        try a.set("before", "k1")
+        try await engineA.syncNow()
+        // A must not pull B's row before the rotation: only the rotation may bring it to A.
+        await engineA.stop()
+        await engineB.start()
+        try await engineB.syncNow()
+
+        let revoked = try #require(try c.replica.credentials())
+        var attempts: [Int] = []
+        try await SyncSetup.revokeDevice(revoked.deviceID, from: a.replica, logger: logger) { attempt in
+            attempts.append(attempt)
+            guard attempt == 1 else { return }
+            try b.set("pushed meanwhile", "kb")
+            try await engineB.syncNow()
+            #expect(try b.replica.queuedCount() == 0)
+        }
+        #expect(attempts == [1, 2])
+
+        // On the server, under the new key.
+        let credentials = try #require(try a.replica.credentials())
+        #expect(credentials.syncKey.epoch == 2)
+        let connection = try await SyncServerConnection.connect(
+            to: credentials.serverAddress, space: credentials.spaceID, logger: logger)
+        let stored = try await connection.pull(after: 0, limit: 100)
+        await connection.close()
+        let rowID = RowID(collection: "notes", key: "kb", syncKey: credentials.syncKey).bytes
+        let row = try #require(stored.first { $0.rowID == rowID }, "the row pushed meanwhile is gone")
+        let sealer = RowSealer(syncKey: credentials.syncKey, spaceID: credentials.spaceID)
+        #expect(throws: Never.self) { try sealer.open(PulledRow(row).row) }
+        #expect(stored.count == 2)
+
+        // On both devices, through their engines.
+        await engineA.start()
+        try await engineA.syncNow()
+        try await engineB.syncNow()
+        for device in [a, b] {
+            #expect(try device.note("kb") == Note(text: "pushed meanwhile"))
+            #expect(try device.note("k1") == Note(text: "before"))
+        }
+        #expect(try b.replica.credentials()?.syncKey.epoch == 2)
+        await engineA.stop()
+        await engineB.stop()
+        try await drop(a)
+    }
+
     @Test func wrongPasswordAndMissingServerAreReported() async throws {
         let devices = try await space(others: 0)
         let a = devices[0]
