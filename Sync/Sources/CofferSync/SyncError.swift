@@ -8,8 +8,9 @@ public import Foundation
 public enum SyncError: Error, Sendable, Hashable {
     /// The server could not be reached (connection refused, timed out, closed).
     case serverUnreachable(server: String, reason: String)
-    /// The server refused the device's role or password.
-    case authenticationFailed(server: String)
+    /// The server refused the device's role or password. `reason` keeps the server's cause
+    /// (its SQLSTATE and message, or the client's authentication failure), never a password.
+    case authenticationFailed(server: String, reason: String)
     /// The device's role was revoked: it may no longer log in to its space.
     case deviceRevoked(server: String)
     /// The server's schema is missing or at another version than this package speaks.
@@ -48,7 +49,8 @@ extension SyncError: LocalizedError {
     public var errorDescription: String? {
         switch self {
         case .serverUnreachable(let server, let reason): "cannot reach the sync server \(server): \(reason)"
-        case .authenticationFailed(let server): "the sync server \(server) refused this device's credentials"
+        case .authenticationFailed(let server, let reason):
+            "the sync server \(server) refused this device's credentials (\(reason))"
         case .deviceRevoked(let server): "this device was revoked; \(server) no longer lets it log in"
         case .schemaVersionMismatch(let expected, let found):
             "the sync server's schema is version \(found.map(String.init) ?? "missing"), this client speaks \(expected)"

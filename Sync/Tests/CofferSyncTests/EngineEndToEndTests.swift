@@ -398,8 +398,11 @@ import Testing
             replica: a.replica, credentials: credentials, logger: logger, pollInterval: .seconds(5),
             transport: PostgresTransport.factory(logger: logger))
         await refused.start()
-        await #expect(throws: SyncError.authenticationFailed(server: credentials.serverAddress.server)) {
+        await #expect {
             try await refused.syncNow()
+        } throws: { error in
+            guard case SyncError.authenticationFailed(let server, _) = error else { return false }
+            return server == credentials.serverAddress.server
         }
         #expect(await refused.currentStatus().phase == .failed)
         await refused.stop()
