@@ -424,7 +424,14 @@ import Testing
         try await drop(a)
     }
 
-    @Test func canaryNeverReachesTheServerInClear() async throws {
+    /// The server's data directory, exported by `scripts/ci/sync.sh` (this process, run as
+    /// root there, can read it); nil elsewhere.
+    static let dataDirectory = ProcessInfo.processInfo.environment["COFFER_SYNC_TEST_DATA_DIRECTORY"]
+        .flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
+
+    /// Writes a canary value (in a row's value, key and metadata) on one device and syncs it to
+    /// another; returns it.
+    func syncCanary() async throws -> (canary: String, first: TestDevice) {
         let devices = try await space(others: 1)
         let (a, b) = (devices[0], devices[1])
         let canary = "canary-" + UUID().uuidString
@@ -438,13 +445,76 @@ import Testing
         try await engineB.syncNow()
         #expect(try b.note("key-\(canary)") == Note(text: canary))
         await engineB.stop()
+        return (canary, a)
+    }
 
+    @Test func canaryNeverReachesTheServerInClear() async throws {
+        let (canary, a) = try await syncCanary()
         let admin = try admin
         let dump = try pgDump(admin)
         #expect(dump.contains("coffer_sync.rows"))
         #expect(!dump.contains(canary))
         #expect(!dump.contains(Data(canary.utf8).map { String(format: "%02x", $0) }.joined()))
         try await drop(a)
+    }
+
+    /// The canary is in no file of the server's data directory, the WAL (`pg_wal`) included,
+    /// after a CHECKPOINT has written every dirty page; a control value the admin stores in
+    /// clear is found by the same scan, so the scan does look where rows go.
+    @Test(
+        .enabled(
+            if: dataDirectory != nil,
+            "needs the server's data directory in COFFER_SYNC_TEST_DATA_DIRECTORY (scripts/ci/sync.sh sets it)"))
+    func canaryNeverReachesTheServersDataDirectoryOrWAL() async throws {
+        let directory = try #require(Self.dataDirectory)
+        let (canary, a) = try await syncCanary()
+        let control = "control-" + UUID().uuidString
+        let table = "coffer_sync_canary_control_" + SyncTestServer.randomHex(bytes: 4)
+        let logger = logger
+        try await SyncTestServer.withRawConnection(try admin) { connection in
+            try await connection.query(
+                PostgresQuery(unsafeSQL: "CREATE TABLE public.\(table) (v text)"), logger: logger)
+            try await connection.query(
+                PostgresQuery(unsafeSQL: "INSERT INTO public.\(table) VALUES ('\(control)')"), logger: logger)
+            try await connection.query("CHECKPOINT", logger: logger)
+        }
+        let hits = try Self.filesContaining([Data(canary.utf8), Data(control.utf8)], under: directory)
+        try await SyncTestServer.withRawConnection(try admin) { connection in
+            try await connection.query(PostgresQuery(unsafeSQL: "DROP TABLE public.\(table)"), logger: logger)
+        }
+        #expect(hits[0].isEmpty, "the canary is in \(hits[0])")
+        #expect(!hits[1].isEmpty, "the control value was found nowhere: the scan missed the data")
+        #expect(hits[1].contains { $0.hasPrefix("pg_wal/") }, "the control value is not in the WAL: \(hits[1])")
+        try await drop(a)
+    }
+
+    /// For each needle, the paths (relative to `directory`) of the regular files holding it.
+    ///
+    /// Files that vanish during the walk (recycled WAL, temporary statistics) are skipped.
+    static func filesContaining(_ needles: [Data], under directory: URL) throws -> [[String]] {
+        var hits = needles.map { _ in [String]() }
+        let root = directory.standardizedFileURL.path
+        let walk = try #require(FileManager.default.enumerator(atPath: root), "cannot list \(root)")
+        var scanned = 0
+        while let relative = walk.nextObject() as? String {
+            let path = root + "/" + relative
+            guard (walk.fileAttributes?[.type] as? FileAttributeType) == .typeRegular,
+                let contents = FileManager.default.contents(atPath: path)
+            else { continue }
+            scanned += 1
+            for (index, needle) in needles.enumerated() where contains(contents, needle) {
+                hits[index].append(relative)
+            }
+        }
+        #expect(scanned > 0, "no file was scanned under \(root)")
+        return hits
+    }
+
+    /// Whether `needle` occurs in `haystack` (Foundation's search, built optimized: WAL
+    /// segments are 16 MiB each).
+    static func contains(_ haystack: Data, _ needle: Data) -> Bool {
+        guard !needle.isEmpty, haystack.count >= needle.count else { return false }
+        return haystack.range(of: needle) != nil
     }
 
     /// `pg_dump` of the test database as the admin, as text.
