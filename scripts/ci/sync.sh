@@ -10,13 +10,24 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 . Sync/scripts/throwaway-cluster.sh
-start_throwaway_cluster coffer-sync-pg
+# German server messages (when the locale can be built): the tests then show that errors are
+# told apart by SQLSTATE, never by PostgreSQL's English text.
+THROWAWAY_LC_MESSAGES=de_DE.UTF-8 start_throwaway_cluster coffer-sync-pg
+export COFFER_SYNC_TEST_LC_MESSAGES="$lc_messages"
+# The canary test scans every file of the cluster (this script runs as root, so it can read it).
+export COFFER_SYNC_TEST_DATA_DIRECTORY="$data"
 create_sync_database coffer_sync_test
 # CREATEDB for the schema-version test's own database; pg_signal_backend so that the listener
-# test can cut its own device's connection.
+# test can cut its own device's connection; pg_checkpoint (PostgreSQL 15 and later) so that the
+# canary test can flush every page first.
 psql_super -d postgres <<SQL
 ALTER ROLE coffer_admin CREATEDB;
 GRANT pg_signal_backend TO coffer_admin;
+DO \$\$ BEGIN
+    IF EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'pg_checkpoint') THEN
+        GRANT pg_checkpoint TO coffer_admin;
+    END IF;
+END \$\$;
 SQL
 
 export COFFER_SYNC_TEST_ADMIN_URL="$admin_url"
@@ -26,7 +37,7 @@ COFFER_SYNC_ADMIN_URL="$admin_url" swift run --package-path Sync --skip-build co
 COFFER_SYNC_ADMIN_URL="$admin_url" timeout 120 swift run --package-path Sync --skip-build coffer-sync demo
 swift test --package-path Sync "$@"
 # A real restart breaks every connection, so each restart test runs alone, after the others.
-export COFFER_SYNC_TEST_RESTART_COMMAND="${as_owner[*]} $pg_bin/pg_ctl -D $data -l $workdir/server.log -w -t 60 -m fast restart"
+export COFFER_SYNC_TEST_RESTART_COMMAND="${as_owner[*]} ${server_env[*]} $pg_bin/pg_ctl -D $data -l $workdir/server.log -w -t 60 -m fast restart"
 timeout 300 swift test --package-path Sync --skip-build --filter ServerRestartTests
 timeout 300 swift test --package-path Sync --skip-build --filter EngineRestartTests
 # CofferSync's DocC catalog, warnings as errors; after the tests, whose build it reuses.

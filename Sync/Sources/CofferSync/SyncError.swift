@@ -8,8 +8,9 @@ public import Foundation
 public enum SyncError: Error, Sendable, Hashable {
     /// The server could not be reached (connection refused, timed out, closed).
     case serverUnreachable(server: String, reason: String)
-    /// The server refused the device's role or password.
-    case authenticationFailed(server: String)
+    /// The server refused the device's role or password. `reason` keeps the server's cause
+    /// (its SQLSTATE and message, or the client's authentication failure), never a password.
+    case authenticationFailed(server: String, reason: String)
     /// The device's role was revoked: it may no longer log in to its space.
     case deviceRevoked(server: String)
     /// The server's schema is missing or at another version than this package speaks.
@@ -22,6 +23,10 @@ public enum SyncError: Error, Sendable, Hashable {
     /// The space moved to another key epoch (a rotation) since this device read it: nothing was
     /// written. The device opens the new epoch's sealed key and pulls again from cursor 0.
     case keyEpochChanged(space: UUID, expected: Int, current: Int)
+    /// The space gained rows since this device read it through sequence number `pulledThrough`
+    /// (another device pushed meanwhile): a rotation refused to replace rows it had not seen,
+    /// and nothing changed. The device pulls again and retries.
+    case spaceChanged(space: UUID, pulledThrough: Int64, current: Int64)
     /// A row from the server failed authentication or does not match where it was stored.
     case tampered(rowID: String, reason: String)
     /// An authentic row whose values do not decode as its collection's declared types (a device
@@ -44,7 +49,8 @@ extension SyncError: LocalizedError {
     public var errorDescription: String? {
         switch self {
         case .serverUnreachable(let server, let reason): "cannot reach the sync server \(server): \(reason)"
-        case .authenticationFailed(let server): "the sync server \(server) refused this device's credentials"
+        case .authenticationFailed(let server, let reason):
+            "the sync server \(server) refused this device's credentials (\(reason))"
         case .deviceRevoked(let server): "this device was revoked; \(server) no longer lets it log in"
         case .schemaVersionMismatch(let expected, let found):
             "the sync server's schema is version \(found.map(String.init) ?? "missing"), this client speaks \(expected)"
@@ -53,6 +59,8 @@ extension SyncError: LocalizedError {
             "the sync key does not open space \(space.uuidString) at key epoch \(epoch); nothing was written"
         case .keyEpochChanged(let space, let expected, let current):
             "sync space \(space.uuidString) is at key epoch \(current), not \(expected); nothing was written"
+        case .spaceChanged(let space, let pulledThrough, let current):
+            "sync space \(space.uuidString) moved to sequence \(current) after this device read it through \(pulledThrough); nothing was changed"
         case .tampered(let rowID, let reason): "row \(rowID) from the server was rejected: \(reason)"
         case .undecodableRow(let rowID):
             "row \(rowID) from the server does not decode as its collection's declared types; not applied"

@@ -84,19 +84,77 @@ public enum SyncSetup {
     /// and channel and revokes the device's role in one server transaction. This device adopts
     /// the new key at once; the others when they next sync.
     ///
-    /// Rows pushed by other devices between this device's reading of the space and the
-    /// rotation are dropped by the rotation; their writers still hold them.
+    /// The server refuses the rotation when another device pushed after this one read the
+    /// space's rows (they would be lost); this device then reads them again and retries, up to
+    /// ``maximumRotationAttempts`` times in all.
     ///
     /// - Throws: `SyncError.tampered` if a stored row does not open (nothing is rotated);
     ///   `.keyEpochChanged` if another device rotated first (sync, then try again);
+    ///   `.spaceChanged` if other devices kept pushing through every attempt;
     ///   `.syncKeyMismatch` if this device's key does not open the space; server errors.
     public static func revokeDevice(
         _ deviceID: UUID, from replica: SyncReplica, logger: Logger = Logger(label: "coffer.sync.setup")
+    ) async throws {
+        try await revokeDevice(deviceID, from: replica, logger: logger, beforeRotating: { _ in })
+    }
+
+    /// How many times ``revokeDevice(_:from:logger:)`` reads the space and tries the rotation
+    /// while other devices' pushes keep moving the space on.
+    public static let maximumRotationAttempts = 5
+
+    /// ``revokeDevice(_:from:logger:)``, calling `beforeRotating` with the attempt's number
+    /// (from 1) between reading the space's rows and rotating (tests push from there).
+    static func revokeDevice(
+        _ deviceID: UUID, from replica: SyncReplica, logger: Logger,
+        beforeRotating: (_ attempt: Int) async throws -> Void
     ) async throws {
         let mine = try storedCredentials(replica)
         let connection = try await SyncServerConnection.connect(
             to: mine.serverAddress, space: mine.spaceID, logger: logger)
         defer { Task { await connection.close() } }
+        let next = SyncKey.random(epoch: mine.syncKey.epoch + 1)
+        let newSealer = RowSealer(syncKey: next, spaceID: mine.spaceID)
+        var attempt = 1
+        while true {
+            let (rows, pulledThrough) = try await resealedRows(
+                connection, credentials: mine, newSealer: newSealer)
+            var sealedKeys: [UUID: Data] = [:]
+            for device in try await connection.devices() where !device.revoked && device.deviceID != deviceID {
+                sealedKeys[device.deviceID] = try SyncKeySealing.seal(
+                    next, to: device.publicKey, spaceID: mine.spaceID, deviceID: device.deviceID)
+            }
+            try await beforeRotating(attempt)
+            do {
+                try await connection.rotate(
+                    newEpoch: next.epoch, pulledThrough: pulledThrough,
+                    keyCheck: SpaceCheck.keyCheck(syncKey: next, spaceID: mine.spaceID),
+                    channel: SpaceCheck.channel(syncKey: next, spaceID: mine.spaceID), sealedKeys: sealedKeys,
+                    rows: rows, revoking: deviceID)
+            } catch SyncError.spaceChanged(let space, let pulled, let current) where attempt < maximumRotationAttempts {
+                logger.info(
+                    "rotation refused: the space gained rows meanwhile; reading it again",
+                    metadata: [
+                        "space": "\(space.uuidString)", "pulled_through": "\(pulled)", "current": "\(current)",
+                        "attempt": "\(attempt)",
+                    ])
+                attempt += 1
+                continue
+            }
+            var updated = mine
+            updated.syncKey = next
+            try replica.adoptEpoch(updated, sealer: newSealer)
+            logger.notice(
+                "sync device revoked; key rotated",
+                metadata: ["device": "\(deviceID.uuidString)", "epoch": "\(next.epoch)", "rows": "\(rows.count)"])
+            return
+        }
+    }
+
+    /// Every row of the space opened under the current key and sealed under `newSealer`'s
+    /// (versions kept, this device as uploader), and the sequence number they were read through.
+    private static func resealedRows(
+        _ connection: SyncServerConnection, credentials mine: SyncDeviceCredentials, newSealer: RowSealer
+    ) async throws -> (rows: [ServerRow], pulledThrough: Int64) {
         let space = try await connection.space()
         guard space.keyEpoch == mine.syncKey.epoch else {
             throw SyncError.keyEpochChanged(space: mine.spaceID, expected: mine.syncKey.epoch, current: space.keyEpoch)
@@ -105,9 +163,9 @@ public enum SyncSetup {
             throw SyncError.syncKeyMismatch(space: mine.spaceID, epoch: space.keyEpoch)
         }
         let oldSealer = RowSealer(syncKey: mine.syncKey, spaceID: mine.spaceID)
-        let next = SyncKey.random(epoch: mine.syncKey.epoch + 1)
-        let newSealer = RowSealer(syncKey: next, spaceID: mine.spaceID)
-        var rows: [ServerRow] = []
+        // By row id: a row rewritten while the pages are read shows up twice, newest last.
+        var latest: [Data: ServerRow] = [:]
+        var order: [Data] = []
         var cursor: Int64 = 0
         while true {
             let page = try await connection.pull(after: cursor, limit: 1_000)
@@ -116,24 +174,13 @@ public enum SyncSetup {
             for row in page {
                 let pulled = try PulledRow(row)
                 let record = try oldSealer.open(pulled.row)
-                rows.append(ServerRow(try newSealer.seal(record, version: row.version, deviceID: mine.deviceID)))
+                if latest[row.rowID] == nil { order.append(row.rowID) }
+                latest[row.rowID] = ServerRow(try newSealer.seal(record, version: row.version, deviceID: mine.deviceID))
             }
         }
-        var sealedKeys: [UUID: Data] = [:]
-        for device in try await connection.devices() where !device.revoked && device.deviceID != deviceID {
-            sealedKeys[device.deviceID] = try SyncKeySealing.seal(
-                next, to: device.publicKey, spaceID: mine.spaceID, deviceID: device.deviceID)
-        }
-        try await connection.rotate(
-            newEpoch: next.epoch, keyCheck: SpaceCheck.keyCheck(syncKey: next, spaceID: mine.spaceID),
-            channel: SpaceCheck.channel(syncKey: next, spaceID: mine.spaceID), sealedKeys: sealedKeys, rows: rows,
-            revoking: deviceID)
-        var updated = mine
-        updated.syncKey = next
-        try replica.adoptEpoch(updated, sealer: newSealer)
-        logger.notice(
-            "sync device revoked; key rotated",
-            metadata: ["device": "\(deviceID.uuidString)", "epoch": "\(next.epoch)", "rows": "\(rows.count)"])
+        // Pages read after `space()` may hold rows pushed since; what was read is then
+        // through the last of them.
+        return (order.compactMap { latest[$0] }, max(space.lastSequence, cursor))
     }
 
     static func storedCredentials(_ replica: SyncReplica) throws -> SyncDeviceCredentials {

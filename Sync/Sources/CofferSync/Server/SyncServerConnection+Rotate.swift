@@ -10,12 +10,16 @@ extension SyncServerConnection {
     /// number afterwards.
     ///
     /// Only if the space is still at `newEpoch - 1`: otherwise throws
-    /// `SyncError.keyEpochChanged` and changes nothing (another device rotated first). Both the
-    /// old and the new channel are notified on commit, so that listeners on either wake up.
-    /// `rows` get fresh sequence numbers after every earlier one; their `sequence` is ignored.
+    /// `SyncError.keyEpochChanged` and changes nothing (another device rotated first). And only
+    /// if the space's last sequence number is still `pulledThrough`, the one the caller read the
+    /// space's rows through: otherwise throws `SyncError.spaceChanged` and changes nothing,
+    /// because rows pushed since would be replaced by a set that lacks them. Both the old and
+    /// the new channel are notified on commit, so that listeners on either wake up. `rows` get
+    /// fresh sequence numbers after every earlier one; their `sequence` is ignored.
     @discardableResult
     public func rotate(
         newEpoch: Int,
+        pulledThrough: Int64,
         keyCheck: Data,
         channel: String,
         sealedKeys: [UUID: Data],
@@ -26,7 +30,8 @@ extension SyncServerConnection {
         return try await withSession { connection in
             try await connection.withTransaction(logger: logger) { connection in
                 try await rotate(
-                    newEpoch: newEpoch, keyCheck: keyCheck, channel: channel, sealedKeys: sealedKeys, rows: rows,
+                    newEpoch: newEpoch, pulledThrough: pulledThrough, keyCheck: keyCheck, channel: channel,
+                    sealedKeys: sealedKeys, rows: rows,
                     revoking: revoking, on: connection
                 )
             }
@@ -35,6 +40,7 @@ extension SyncServerConnection {
 
     private func rotate(
         newEpoch: Int,
+        pulledThrough: Int64,
         keyCheck: Data,
         channel: String,
         sealedKeys: [UUID: Data],
@@ -51,6 +57,11 @@ extension SyncServerConnection {
         guard let space else { throw await missingSpaceError(connection) }
         guard space.epoch == newEpoch - 1 else {
             throw SyncError.keyEpochChanged(space: spaceID, expected: newEpoch - 1, current: space.epoch)
+        }
+        // Checked under the space's lock, which every push takes first: no push can commit
+        // between this check and the rotation's commit.
+        guard space.last == pulledThrough else {
+            throw SyncError.spaceChanged(space: spaceID, pulledThrough: pulledThrough, current: space.last)
         }
         try await connection.run("DELETE FROM coffer_sync.rows WHERE space_id = \(spaceID)", logger: logger)
         try await connection.run("DELETE FROM coffer_sync.space_keys WHERE space_id = \(spaceID)", logger: logger)

@@ -33,10 +33,39 @@ extension SyncServerConnection {
         try PushPlan.validate(requests)
         guard !requests.isEmpty else { return [] }
         return try await withSession { connection in
-            try await connection.withTransaction(logger: logger) { connection in
-                try await push(requests, on: connection)
+            var attempt = 1
+            while true {
+                do {
+                    return try await connection.withTransaction(logger: logger) { connection in
+                        try await push(requests, on: connection)
+                    }
+                } catch  where attempt < Self.maximumPushAttempts && ServerErrors.isTransient(error) {
+                    // PostgreSQL rolled the whole push back (it chose this side of a deadlock,
+                    // or a serialization failure): nothing was written, so running it again
+                    // is safe, after a pause that keeps two pushers from meeting again in step.
+                    let pause = Self.pushRetryPause(attempt: attempt)
+                    logger.debug(
+                        "push rolled back by the server; retrying",
+                        metadata: [
+                            "sqlstate": "\(ServerErrors.sqlState(of: error) ?? "")", "attempt": "\(attempt)",
+                            "pause": "\(pause)",
+                        ])
+                    try await Task.sleep(for: pause)
+                    attempt += 1
+                }
             }
         }
+    }
+
+    /// How many times one push runs when PostgreSQL rolls it back for a deadlock or a
+    /// serialization failure (SQLSTATE 40P01, 40001) before the error reaches the caller.
+    static let maximumPushAttempts = 5
+
+    /// The pause before attempt `attempt + 1` of a push: 20 ms doubling, each drawn at random
+    /// between half and all of that.
+    static func pushRetryPause(attempt: Int) -> Duration {
+        let ceiling = 20 << min(max(attempt - 1, 0), 6)
+        return .milliseconds(Int.random(in: (ceiling / 2)...ceiling))
     }
 
     private func push(_ requests: [PushRequest], on connection: PostgresConnection) async throws -> [PushOutcome] {

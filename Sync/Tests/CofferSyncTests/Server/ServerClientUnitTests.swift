@@ -98,23 +98,55 @@ import Testing
     @Test func serverErrorsMapBySQLState() {
         let space = UUID()
         let errors = ServerErrors(server: "h:1", space: space)
-        #expect(errors.mapServer(state: "28P01", message: "", detail: nil) == .authenticationFailed(server: "h:1"))
         #expect(
-            errors.mapServer(state: "28000", message: "role \"x\" is not permitted to log in", detail: nil)
+            errors.mapServer(state: "28P01", message: "Passwort-Authentifizierung", detail: nil)
+                == .authenticationFailed(server: "h:1", reason: "SQLSTATE 28P01: Passwort-Authentifizierung"))
+        // Revocation (a NOLOGIN role) is told by the routine that refused the login, in any
+        // language; the same SQLSTATE from pg_hba.conf's refusal is not revocation.
+        #expect(
+            errors.mapServer(
+                state: "28000", message: "Rolle »x« darf sich nicht anmelden", detail: nil,
+                routine: "InitializeSessionUserId")
                 == .deviceRevoked(server: "h:1")
         )
         #expect(
-            errors.mapServer(state: "42P01", message: "", detail: nil)
-                == .schemaVersionMismatch(expected: 1, found: nil))
+            errors.mapServer(
+                state: "28000", message: "role \"x\" is not permitted to log in", detail: nil,
+                routine: "ClientAuthentication")
+                == .authenticationFailed(server: "h:1", reason: "SQLSTATE 28000: role \"x\" is not permitted to log in")
+        )
+        #expect(
+            errors.mapServer(state: "28000", message: "role \"x\" is not permitted to log in", detail: nil)
+                != .deviceRevoked(server: "h:1"))
+        for state in ["42P01", "42883", "3F000", "3D000"] {
+            #expect(
+                errors.mapServer(state: state, message: "", detail: nil)
+                    == .schemaVersionMismatch(expected: 1, found: nil))
+        }
         #expect(
             errors.mapServer(state: "CS001", message: "", detail: "7") == .schemaVersionMismatch(expected: 1, found: 7))
         #expect(errors.mapServer(state: "CS002", message: "", detail: nil) == .spaceNotFound(space: space))
+        #expect(errors.mapServer(state: "42501", message: "", detail: nil) == .spaceNotFound(space: space))
         #expect(
             errors.mapServer(state: "57P01", message: "terminating", detail: nil)
-                == .serverUnreachable(server: "h:1", reason: "terminating"))
+                == .serverUnreachable(server: "h:1", reason: "SQLSTATE 57P01: terminating"))
         #expect(
             errors.mapServer(state: "23505", message: "duplicate", detail: "Key (row_id)=(\\x01)")
                 == .server(code: "23505", message: "duplicate (h:1)"))
+        #expect(
+            "\(SyncError.authenticationFailed(server: "h:1", reason: "SQLSTATE 08P01: SASL authentication failed").localizedDescription)"
+                .contains("08P01"))
+    }
+
+    @Test func deadlocksAndSerializationFailuresAreTransientByCode() {
+        #expect(ServerErrors.transientStates == ["40P01", "40001"])
+        #expect(!ServerErrors.isTransient(SyncError.server(code: "40P01", message: "")))
+        #expect(!ServerErrors.isTransient(CancellationError()))
+        for attempt in 1...SyncServerConnection.maximumPushAttempts {
+            let pause = SyncServerConnection.pushRetryPause(attempt: attempt)
+            let ceiling = Duration.milliseconds(20 << (attempt - 1))
+            #expect(pause >= ceiling / 2 && pause <= ceiling, "attempt \(attempt): \(pause)")
+        }
     }
 
     @Test func listenerBackoffGrowsToItsCap() {

@@ -1,5 +1,6 @@
 import CofferSync
 import Foundation
+import PostgresNIO
 import Testing
 
 /// How connecting fails: each cause its own `SyncError`, naming the server.
@@ -8,13 +9,55 @@ import Testing
         try await SyncTestServer.withSpace { server in
             var address = server.devices[0].address
             address.password = "not-the-password"
-            await #expect(throws: SyncError.authenticationFailed(server: address.server)) {
-                try await SyncServerConnection.connect(to: address, space: server.spaceID)
-            }
+            try await expectAuthenticationFailed(address, space: server.spaceID)
             address.username = "coffer_test_nobody_" + SyncTestServer.randomHex(bytes: 4)
-            await #expect(throws: SyncError.authenticationFailed(server: address.server)) {
+            try await expectAuthenticationFailed(address, space: server.spaceID)
+        }
+    }
+
+    /// Connecting with `address` fails as `.authenticationFailed`, naming the server and the
+    /// server's SQLSTATE (28P01, invalid_password), never the password.
+    func expectAuthenticationFailed(_ address: SyncServerAddress, space: UUID) async throws {
+        let error = await #expect(throws: SyncError.self) {
+            try await SyncServerConnection.connect(to: address, space: space)
+        }
+        guard case .authenticationFailed(let server, let reason) = error else {
+            Issue.record("expected authenticationFailed, got \(String(describing: error))")
+            return
+        }
+        #expect(server == address.server)
+        #expect(reason.hasPrefix("SQLSTATE 28P01: "), "\(reason)")
+        #expect(error?.localizedDescription.contains(address.password) == false)
+    }
+
+    /// The server the tests run against speaks another language than English when
+    /// `scripts/ci/sync.sh` could build a locale for it (COFFER_SYNC_TEST_LC_MESSAGES), so
+    /// that the login tests above prove errors are told apart by SQLSTATE, not by message.
+    @Test func serverMessagesAreNotEnglishWhenALocaleWasAvailable() async throws {
+        let wanted = ProcessInfo.processInfo.environment["COFFER_SYNC_TEST_LC_MESSAGES"] ?? ""
+        guard !wanted.isEmpty else {
+            withKnownIssue("COFFER_SYNC_TEST_LC_MESSAGES is not set: the server's messages may be English") {
+                Issue.record("the login tests ran against a server whose lc_messages was not changed")
+            }
+            return
+        }
+        try await SyncTestServer.withSpace { server in
+            try await server.withRawConnection { connection in
+                let rows = try await connection.query("SHOW lc_messages", logger: .init(label: "t")).collect()
+                #expect(try rows.first?.decode(String.self) == wanted)
+            }
+            var address = server.devices[0].address
+            address.password = "not-the-password"
+            let error = await #expect(throws: SyncError.self) {
                 try await SyncServerConnection.connect(to: address, space: server.spaceID)
             }
+            // The server's own words for a wrong password are not English ("password
+            // authentication failed"), yet the error is classified.
+            guard case .authenticationFailed(_, let reason) = error else {
+                Issue.record("expected authenticationFailed, got \(String(describing: error))")
+                return
+            }
+            #expect(!reason.contains("password authentication failed"), "\(reason)")
         }
     }
 

@@ -25,7 +25,7 @@ import Testing
             let newCheck = Data("check 2".utf8)
             let newChannel = "coffer_" + SyncTestServer.randomHex(bytes: 16)
             let last = try await rotator.rotate(
-                newEpoch: 2, keyCheck: newCheck, channel: newChannel,
+                newEpoch: 2, pulledThrough: 3, keyCheck: newCheck, channel: newChannel,
                 sealedKeys: [d0: Data([0]), d1: Data([1])], rows: newRows, revoking: d2
             )
             #expect(last == 5)
@@ -52,7 +52,8 @@ import Testing
             // A second rotation to the same epoch (another device's, say) is refused whole.
             await #expect(throws: SyncError.keyEpochChanged(space: server.spaceID, expected: 1, current: 2)) {
                 try await other.rotate(
-                    newEpoch: 2, keyCheck: Data("other".utf8), channel: server.channel, sealedKeys: [d1: Data([9])],
+                    newEpoch: 2, pulledThrough: 5, keyCheck: Data("other".utf8), channel: server.channel,
+                    sealedKeys: [d1: Data([9])],
                     rows: [], revoking: d0
                 )
             }
@@ -75,8 +76,8 @@ import Testing
             // were already deleted inside the transaction.
             await #expect(throws: SyncError.self) {
                 try await rotator.rotate(
-                    newEpoch: 2, keyCheck: Data("check 2".utf8), channel: server.channel,
-                    sealedKeys: [d0: Data([0]), UUID(): Data([1])],
+                    newEpoch: 2, pulledThrough: spaceBefore.lastSequence, keyCheck: Data("check 2".utf8),
+                    channel: server.channel, sealedKeys: [d0: Data([0]), UUID(): Data([1])],
                     rows: [testRow(2, version: 1, device: d0, epoch: 2)],
                     revoking: d1
                 )
@@ -85,6 +86,40 @@ import Testing
             #expect(try await rotator.space() == spaceBefore)
             #expect(try await rotator.devices().allSatisfy { !$0.revoked })
             await rotator.close()
+        }
+    }
+
+    @Test func rotationRefusesWhenTheSpaceMovedSinceItWasRead() async throws {
+        try await SyncTestServer.withSpace(devices: 2) { server in
+            let rotator = try await server.connect(0)
+            let pusher = try await server.connect(1)
+            let (d0, d1) = (server.devices[0].id, server.devices[1].id)
+            _ = try await rotator.push([PushRequest(row: testRow(1, version: 1, device: d0), baseVersion: 0)])
+            let read = try await rotator.space().lastSequence
+            // Another device pushes after the rotating device read the space.
+            _ = try await pusher.push([PushRequest(row: testRow(2, version: 1, device: d1), baseVersion: 0)])
+            let rowsBefore = try await rotator.pull(after: 0, limit: 10)
+            let spaceBefore = try await rotator.space()
+            await #expect(throws: SyncError.spaceChanged(space: server.spaceID, pulledThrough: read, current: read + 1))
+            {
+                try await rotator.rotate(
+                    newEpoch: 2, pulledThrough: read, keyCheck: Data("check 2".utf8), channel: server.channel,
+                    sealedKeys: [d0: Data([0]), d1: Data([1])], rows: [testRow(1, version: 1, device: d0, epoch: 2)],
+                    revoking: nil
+                )
+            }
+            #expect(try await rotator.pull(after: 0, limit: 10) == rowsBefore)
+            #expect(try await rotator.space() == spaceBefore)
+            // Read through the other device's push, the rotation goes ahead.
+            try await rotator.rotate(
+                newEpoch: 2, pulledThrough: read + 1, keyCheck: Data("check 2".utf8), channel: server.channel,
+                sealedKeys: [d0: Data([0]), d1: Data([1])],
+                rows: [testRow(1, version: 1, device: d0, epoch: 2), testRow(2, version: 1, device: d1, epoch: 2)],
+                revoking: nil
+            )
+            #expect(try await pusher.pull(after: 0, limit: 10).map(\.rowID) == [testRowID(1), testRowID(2)])
+            await rotator.close()
+            await pusher.close()
         }
     }
 
@@ -104,7 +139,8 @@ import Testing
             for (epoch, keys, rows, revoking) in cases {
                 await #expect(throws: SyncError.self) {
                     try await rotator.rotate(
-                        newEpoch: epoch, keyCheck: Data(), channel: server.channel, sealedKeys: keys, rows: rows,
+                        newEpoch: epoch, pulledThrough: 0, keyCheck: Data(), channel: server.channel, sealedKeys: keys,
+                        rows: rows,
                         revoking: revoking
                     )
                 }
