@@ -211,7 +211,7 @@ import Testing
             try await proxy.resume()
             let expected = model.compactMapValues(\.text)
             // Quiescence: rounds until every device holds the model (a severed round may fail once).
-            let converged = try await CofferSyncTests.eventually(timeout: .seconds(30)) {
+            let converged = await CofferSyncTests.eventually(timeout: .seconds(30)) {
                 devices.allSatisfy { (try? $0.notes()) == expected }
                     && devices.allSatisfy { (try? $0.replica.queuedCount()) == 0 }
             }

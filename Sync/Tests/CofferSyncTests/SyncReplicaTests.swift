@@ -58,6 +58,28 @@ import Testing
         #expect(relay.allRows.count == 23)
     }
 
+    /// Large rows cut a round by bytes too: a read of the queue stops sealing once it holds
+    /// `byteLimit` bytes (the rest stay queued), and a push takes no row past `bytes` unless it
+    /// is the push's first, so one row larger than the budget still goes, alone.
+    @Test func aRoundOfLargeRowsIsCutByBytes() throws {
+        let a = try device("a")
+        let sizes = [3_000, 100, 5_000, 100, 100, 4_000, 100]
+        for (index, size) in sizes.enumerated() { try a.set(String(repeating: "x", count: size), "k\(index)") }
+        let first = try a.replica.prepareUploads(sealer: a.sealer, deviceID: a.deviceID, limit: 100, byteLimit: 8_000)
+        #expect(first.uploads.map(\.key) == ["k0", "k1", "k2"], "sealing stops once 8,000 bytes are sealed")
+        let batches = first.chunked(100, bytes: 3_500)
+        #expect(batches.map { $0.uploads.map(\.key) } == [["k0", "k1"], ["k2"]])
+        #expect(
+            batches.allSatisfy { $0.uploads.count == 1 || $0.uploads.map(\.row.ciphertext.count).reduce(0, +) <= 3_500 }
+        )
+        for batch in batches { _ = try a.replica.finish(batch, outcomes: relay.push(batch), sealer: a.sealer) }
+        #expect(try a.replica.queuedCount() == 4, "the rows left out stay queued")
+        #expect(try a.upload(to: relay).isEmpty)
+        #expect(try a.replica.queuedCount() == 0)
+        #expect(relay.allRows.count == sizes.count)
+        #expect(UploadBatch(uploads: [], settled: []).chunked(10, bytes: 10).count == 1)
+    }
+
     @Test func rowWrittenOnAAppearsOnBWithMetadata() throws {
         let a = try device("a")
         let b = try device("b")

@@ -129,9 +129,10 @@ extension SyncEngine {
     func uploadAll(_ transport: any SyncTransport) async throws {
         while true {
             let prepared = try replica.prepareUploads(
-                sealer: sealer, deviceID: credentials.deviceID, limit: uploadPreparationSize)
+                sealer: sealer, deviceID: credentials.deviceID, limit: uploadPreparationSize,
+                byteLimit: uploadPreparationBytes)
             if prepared.isEmpty { return }
-            for batch in prepared.chunked(uploadBatchSize) {
+            for batch in prepared.chunked(uploadBatchSize, bytes: uploadBatchBytes) {
                 try await push(batch, transport)
             }
         }

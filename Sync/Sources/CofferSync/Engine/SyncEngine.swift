@@ -17,11 +17,17 @@ public actor SyncEngine {
     public var pollInterval: Duration
     /// How long one server call may take before the connection is taken as lost.
     public let callTimeout: Duration
-    /// The rows per push.
+    /// The most rows per push.
     public let uploadBatchSize = 500
+    /// The ciphertext bytes after which a push takes no further row: a push is one statement,
+    /// and PostgreSQL takes at most 1 GiB per message.
+    public let uploadBatchBytes = 8 << 20
     /// The rows sealed per read of the upload queue, pushed `uploadBatchSize` at a time: reading
     /// the queue decodes all of it, so one read per push made a large first upload quadratic.
     public let uploadPreparationSize = 5_000
+    /// The sealed bytes after which a read of the upload queue stops sealing, so that rows of
+    /// megabytes are not all held in memory at once.
+    public let uploadPreparationBytes = 64 << 20
     /// The rows per pull.
     public let pullBatchSize = 1_000
 

@@ -27,14 +27,27 @@ public struct UploadBatch: Sendable {
     /// Whether the round found nothing queued.
     public var isEmpty: Bool { uploads.isEmpty && settled.isEmpty }
 
-    /// The batch cut into batches of at most `size` uploads, in order; the operations that
-    /// need no upload go with the first.
-    func chunked(_ size: Int) -> [UploadBatch] {
-        guard uploads.count > size, size > 0 else { return [self] }
-        return stride(from: 0, to: uploads.count, by: size).map { start in
-            UploadBatch(
-                uploads: Array(uploads[start..<min(start + size, uploads.count)]), settled: start == 0 ? settled : [])
+    /// The batch cut, in order, into batches of at most `size` uploads and, past their first
+    /// upload, at most `bytes` bytes of ciphertext; the operations that need no upload go with
+    /// the first.
+    func chunked(_ size: Int, bytes: Int = .max) -> [UploadBatch] {
+        var batches: [UploadBatch] = []
+        var current: [PreparedUpload] = []
+        var currentBytes = 0
+        for upload in uploads {
+            let length = upload.row.ciphertext.count
+            if !current.isEmpty && (current.count >= size || currentBytes + length > bytes) {
+                batches.append(UploadBatch(uploads: current, settled: batches.isEmpty ? settled : []))
+                current = []
+                currentBytes = 0
+            }
+            current.append(upload)
+            currentBytes += length
         }
+        if !current.isEmpty || batches.isEmpty {
+            batches.append(UploadBatch(uploads: current, settled: batches.isEmpty ? settled : []))
+        }
+        return batches
     }
 }
 
@@ -50,8 +63,13 @@ extension SyncReplica {
     /// Reads up to `limit` distinct queued rows and seals their current values as the next
     /// version of the one each is based on, with this device's id as uploader.
     ///
+    /// It stops early once the sealed rows reach `byteLimit` bytes (it seals at least one), so
+    /// large values are never all held at once; the rows left out stay queued for the next call.
+    ///
     /// - Throws: Coffer's `DatabaseError`, or `SyncError.misuse` if sealing fails.
-    public func prepareUploads(sealer: RowSealer, deviceID: UUID, limit: Int = 500) throws -> UploadBatch {
+    public func prepareUploads(
+        sealer: RowSealer, deviceID: UUID, limit: Int = 500, byteLimit: Int = .max
+    ) throws -> UploadBatch {
         try connection.read { tx in
             let operations = try tx.cloudCore(Self.queueName).operations(inPipeline: CloudCore.defaultPipelineName)
             var order: [CollectionKey] = []
@@ -67,7 +85,8 @@ extension SyncReplica {
                 byRow[row, default: []].append(operation.uuid)
             }
             var uploads: [PreparedUpload] = []
-            for row in order {
+            var sealedBytes = 0
+            for row in order where sealedBytes < byteLimit {
                 let ids = byRow[row] ?? []
                 guard let collection = collections[row.collection],
                     let state = try SyncLocalStore.rowState(tx, collection: row.collection, key: row.key), state.pending
@@ -80,6 +99,7 @@ extension SyncReplica {
                     collection: row.collection, key: row.key, object: wire?.object, metadata: wire?.metadata,
                     timestamp: state.timestamp)
                 let sealed = try sealer.seal(record, version: state.version + 1, deviceID: deviceID)
+                sealedBytes += sealed.ciphertext.count
                 uploads.append(
                     PreparedUpload(
                         collection: row.collection, key: row.key, row: sealed, baseVersion: state.version,

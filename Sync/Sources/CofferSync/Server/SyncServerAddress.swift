@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// Where a device or an admin reaches the sync server, and as whom.
 ///

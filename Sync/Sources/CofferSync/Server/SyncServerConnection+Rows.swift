@@ -4,6 +4,10 @@ import PostgresNIO
 extension SyncServerConnection {
     /// The most rows one pull may ask for: bounds the memory a single answer takes.
     public static let maximumPullLimit = 10_000
+    /// The ciphertext bytes after which a pull's answer stops (it holds at least one row, so it
+    /// may pass this by one row's size): rows of megabytes must not make an answer of gigabytes,
+    /// which PostgreSQL cannot send (1 GiB per message) and a device should not hold at once.
+    public static let pullByteBudget = 16 << 20
 
     /// The space's current record: key epoch, key check, channel and last sequence number.
     public func space() async throws -> SpaceInfo {
@@ -131,9 +135,11 @@ extension SyncServerConnection {
         return try await RowWriter.collect(rows)
     }
 
-    /// Up to `limit` rows written after `cursor` (a sequence number; 0 for all), in order.
+    /// Up to `limit` rows written after `cursor` (a sequence number; 0 for all), in order, and no
+    /// more than ``pullByteBudget`` bytes of ciphertext past the first row.
     ///
-    /// The next pull passes the last row's `sequence`.
+    /// The next pull passes the last row's `sequence`; an answer with fewer than `limit` rows is
+    /// not the end of the space (only an empty one is).
     ///
     /// A pull never skips a row: sequence numbers are assigned under the space's lock in
     /// commit order, so a row committed later always has a higher number.
@@ -145,8 +151,11 @@ extension SyncServerConnection {
             let rows = try await RowWriter.collect(
                 connection.query(
                     """
-                    SELECT row_id, version, device_id, deleted, key_epoch, ciphertext, seq FROM coffer_sync.rows
-                    WHERE space_id = \(spaceID) AND seq > \(cursor) ORDER BY seq LIMIT \(limit)
+                    SELECT row_id, version, device_id, deleted, key_epoch, ciphertext, seq FROM (
+                        SELECT *, sum(octet_length(ciphertext)) OVER (ORDER BY seq) - octet_length(ciphertext) AS before
+                        FROM coffer_sync.rows WHERE space_id = \(spaceID) AND seq > \(cursor) ORDER BY seq LIMIT \(limit)
+                    ) AS page
+                    WHERE before < \(Int64(Self.pullByteBudget)) ORDER BY seq
                     """,
                     logger: logger
                 )

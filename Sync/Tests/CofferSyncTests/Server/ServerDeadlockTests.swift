@@ -19,8 +19,8 @@ import Testing
             _ = try await device.push([PushRequest(row: testRow(1, version: 1, device: d0), baseVersion: 0)])
             let logger = Logger(label: "coffer.sync.tests")
             let adminGotTheSpace = try await server.withAdminConnection { admin in
-                try await admin.query("BEGIN", logger: logger).collect()
-                try await admin.query(
+                _ = try await admin.query("BEGIN", logger: logger).collect()
+                _ = try await admin.query(
                     """
                     SELECT 1 FROM coffer_sync.rows
                     WHERE space_id = \(server.spaceID) AND row_id = \(ByteBuffer(bytes: testRowID(1))) FOR UPDATE
@@ -45,7 +45,7 @@ import Testing
                 #expect(waiting)
                 let gotTheSpace: Bool
                 do {
-                    try await admin.query(
+                    _ = try await admin.query(
                         "SELECT 1 FROM coffer_sync.spaces WHERE space_id = \(server.spaceID) FOR UPDATE",
                         logger: logger
                     ).collect()
@@ -53,7 +53,7 @@ import Testing
                 } catch {
                     gotTheSpace = false
                 }
-                try await admin.query("ROLLBACK", logger: logger).collect()
+                _ = try await admin.query("ROLLBACK", logger: logger).collect()
                 let outcomes = try await pushing.value
                 #expect(outcomes == [.accepted(sequence: 2)])
                 return gotTheSpace

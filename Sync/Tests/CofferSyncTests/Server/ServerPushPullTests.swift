@@ -38,6 +38,33 @@ import Testing
         }
     }
 
+    /// A pull stops adding rows once it holds ``SyncServerConnection/pullByteBudget`` bytes of
+    /// ciphertext (at least one row), so large rows come over several answers, none skipped.
+    @Test func aPullOfLargeRowsIsCutByBytes() async throws {
+        try await SyncTestServer.withSpace(devices: 1) { server in
+            let device = try await server.connect(0)
+            let id = server.devices[0].id
+            let size = SyncServerConnection.pullByteBudget * 3 / 8
+            let rows = (UInt8(1)...5).map { seed in
+                ServerRow(
+                    rowID: testRowID(seed), version: 1, deviceID: id, deleted: false, keyEpoch: 1,
+                    ciphertext: Data(repeating: seed, count: size))
+            }
+            _ = try await device.push(rows.map { PushRequest(row: $0, baseVersion: 0) })
+            var pages: [[Int64]] = []
+            var cursor: Int64 = 0
+            while true {
+                let page = try await device.pull(after: cursor, limit: 100)
+                guard let last = page.last else { break }
+                pages.append(page.map(\.sequence))
+                cursor = last.sequence
+                #expect(page.allSatisfy { $0.ciphertext.count == size })
+            }
+            #expect(pages == [[1, 2, 3], [4, 5]], "three rows pass the budget only with the third")
+            await device.close()
+        }
+    }
+
     @Test func staleBaseVersionConflictsWithTheStoredRow() async throws {
         try await SyncTestServer.withSpace(devices: 2) { server in
             let one = try await server.connect(0)
