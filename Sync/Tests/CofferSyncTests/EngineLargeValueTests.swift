@@ -5,10 +5,10 @@ import Testing
 @testable import CofferSync
 
 extension EngineEndToEndTests {
-    /// Values of megabytes sync like small ones.
+    /// Values of megabytes sync like small ones, and a key rotation re-seals them.
     ///
-    /// Pushes and pulls are cut by bytes as well as by rows, so no statement or answer grows
-    /// with the size of the rows. The default run moves
+    /// Pushes, pulls and a rotation's writes are cut by bytes as well as by rows, so no
+    /// statement or answer grows with the size of the rows. The default run moves
     /// 48 MiB; `STRESS=1` moves 1.1 GiB, more than PostgreSQL takes in one message, which a batch
     /// cut by rows alone sent as one push and could never get through.
     @Test func valuesOfMegabytesSyncInBoundedBatches() async throws {
@@ -31,6 +31,16 @@ extension EngineEndToEndTests {
         }
         #expect(await engineA.currentStatus().lastError == nil)
         #expect(await engineB.currentStatus().lastError == nil)
+
+        // A rotation re-seals every row and replaces them in one server transaction, written a
+        // chunk per statement.
+        try await SyncSetup.revokeDevice(try #require(try b.replica.credentials()).deviceID, from: a.replica)
+        try a.set("after the rotation", "small")
+        try await engineA.syncNow()
+        let space = try #require(try a.replica.credentials()).spaceID
+        let stored = try await SyncServerAdmin(address: try admin).spaces().first { $0.spaceID == space }
+        #expect(stored?.keyEpoch == 2)
+        #expect(stored?.lastSequence == Int64(2 * count + 1), "every row re-sealed, then the new one")
         await engineA.stop()
         await engineB.stop()
         try await drop(a)

@@ -2,10 +2,12 @@ import Foundation
 import Logging
 import PostgresNIO
 
-/// Reads and writes `coffer_sync.rows` in bulk: one statement per batch, arrays as parameters.
+/// Reads and writes `coffer_sync.rows` in bulk: one statement per chunk, arrays as parameters.
 enum RowWriter {
     /// Inserts or replaces `rows` (their `sequence` as given) in one statement.
-    static func upsert(_ rows: [ServerRow], space: UUID, on connection: PostgresConnection, logger: Logger)
+    static func upsert(
+        _ rows: some Collection<ServerRow>, space: UUID, on connection: PostgresConnection, logger: Logger
+    )
         async throws
     {
         try await connection.run(
@@ -22,6 +24,29 @@ enum RowWriter {
             """,
             logger: logger
         )
+    }
+
+    /// The ciphertext bytes after which ``chunks(_:)`` starts a new statement: PostgreSQL takes at
+    /// most 1 GiB per message, and a space's rows together may weigh more.
+    static let statementBytes = 8 << 20
+
+    /// `rows` cut, in order, into runs of at most ``statementBytes`` bytes of ciphertext past
+    /// their first row, one ``upsert(_:space:on:logger:)`` each.
+    static func chunks(_ rows: [ServerRow]) -> [ArraySlice<ServerRow>] {
+        var chunks: [ArraySlice<ServerRow>] = []
+        var start = rows.startIndex
+        var bytes = 0
+        for index in rows.indices {
+            let length = rows[index].ciphertext.count
+            if index > start && bytes + length > statementBytes {
+                chunks.append(rows[start..<index])
+                start = index
+                bytes = 0
+            }
+            bytes += length
+        }
+        if start < rows.endIndex { chunks.append(rows[start...]) }
+        return chunks
     }
 
     /// Decodes rows selected as `row_id, version, device_id, deleted, key_epoch, ciphertext, seq`.

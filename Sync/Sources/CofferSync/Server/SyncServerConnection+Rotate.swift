@@ -79,8 +79,8 @@ extension SyncServerConnection {
         var numbered = rows
         for index in numbered.indices { numbered[index].sequence = space.last + Int64(index) + 1 }
         let last = space.last + Int64(rows.count)
-        if !numbered.isEmpty {
-            try await RowWriter.upsert(numbered, space: spaceID, on: connection, logger: logger)
+        for chunk in RowWriter.chunks(numbered) {
+            try await RowWriter.upsert(chunk, space: spaceID, on: connection, logger: logger)
         }
         try await connection.run(
             """

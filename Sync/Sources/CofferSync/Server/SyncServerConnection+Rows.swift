@@ -102,7 +102,9 @@ extension SyncServerConnection {
             for row in try await rows(matching: plan.storedConflictIDs, on: connection) { current[row.rowID] = row }
         }
         if !plan.writes.isEmpty {
-            try await RowWriter.upsert(plan.writes, space: spaceID, on: connection, logger: logger)
+            for chunk in RowWriter.chunks(plan.writes) {
+                try await RowWriter.upsert(chunk, space: spaceID, on: connection, logger: logger)
+            }
             try await connection.run(
                 "UPDATE coffer_sync.spaces SET last_seq = \(plan.lastSequence) WHERE space_id = \(spaceID)",
                 logger: logger

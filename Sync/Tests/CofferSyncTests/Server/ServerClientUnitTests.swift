@@ -158,4 +158,23 @@ import Testing
         #expect(listener.backoff(afterFailures: 40) >= .seconds(1))
         #expect(listener.backoff(afterFailures: 40) <= .milliseconds(1250))
     }
+
+    /// Rows are written a chunk of at most `statementBytes` of ciphertext per statement (past
+    /// each chunk's first row), in order, none lost; one row larger than that goes alone.
+    @Test func rowWritesAreCutByBytes() {
+        let budget = RowWriter.statementBytes
+        let sizes = [budget / 2, budget / 2, 1, budget + 1, 10, budget - 10, 11]
+        let rows = sizes.enumerated().map { index, size in
+            ServerRow(
+                rowID: testRowID(UInt8(index)), version: 1, deviceID: device, deleted: false, keyEpoch: 1,
+                ciphertext: Data(count: size))
+        }
+        let chunks = RowWriter.chunks(rows)
+        #expect(
+            chunks.map { $0.map(\.ciphertext.count) } == [
+                [budget / 2, budget / 2], [1], [budget + 1], [10, budget - 10], [11],
+            ])
+        #expect(chunks.flatMap { $0 } == rows)
+        #expect(RowWriter.chunks([]).isEmpty)
+    }
 }
