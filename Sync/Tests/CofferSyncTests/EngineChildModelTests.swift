@@ -37,12 +37,7 @@ extension EngineEndToEndTests {
             "COFFER_SYNC_ENROLLMENT_PASSPHRASE": EngineKillTests.passphrase,
         ]
         try await withTCPProxy(to: try admin) { proxy in
-            for device in devices {
-                var credentials = try #require(try device.replica.credentials())
-                credentials.host = proxy.host
-                credentials.port = proxy.port
-                try device.replica.storeCredentials(credentials)
-            }
+            for device in devices { try device.route(through: proxy) }
             let engines = try devices.map { try engine($0, poll: .milliseconds(300)) }
             for engine in engines { await engine.start() }
             let child = try SyncDeviceChild(
@@ -69,19 +64,12 @@ extension EngineEndToEndTests {
                     break
                 }
                 step += 1
-                switch Int.random(in: 0..<30, using: &random) {
-                case 0:
-                    try await proxy.pause()
-                    try await Task.sleep(for: .milliseconds(Int.random(in: 10..<80, using: &random)))
-                    try await proxy.resume()
-                case 1: try await proxy.sever()
-                default:
-                    let device = devices[Int.random(in: 0..<devices.count, using: &random)]
-                    let key = "k\(Int.random(in: 0..<keys, using: &random))"
-                    let value: String? = Int.random(in: 0..<4, using: &random) == 0 ? nil : "parent-\(step)"
-                    if let write = try Self.write(value, key, on: device) { record(write, key) }
-                    try await Task.sleep(for: .milliseconds(Int.random(in: 0..<3, using: &random) == 0 ? 5 : 1))
-                }
+                if try await proxy.randomFault(using: &random) { continue }
+                let device = devices[Int.random(in: 0..<devices.count, using: &random)]
+                let key = "k\(Int.random(in: 0..<keys, using: &random))"
+                let value: String? = Int.random(in: 0..<4, using: &random) == 0 ? nil : "parent-\(step)"
+                if let write = try Self.write(value, key, on: device) { record(write, key) }
+                try await Task.sleep(for: .milliseconds(Int.random(in: 0..<3, using: &random) == 0 ? 5 : 1))
             }
             try await proxy.resume()
 

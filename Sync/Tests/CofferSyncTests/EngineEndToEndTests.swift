@@ -70,6 +70,13 @@ import Testing
         return devices
     }
 
+    /// A started engine for each of `devices`, in order.
+    func started(_ devices: TestDevice...) async throws -> [SyncEngine] {
+        let engines = try devices.map { try engine($0) }
+        for engine in engines { await engine.start() }
+        return engines
+    }
+
     func drop(_ device: TestDevice) async throws {
         guard let space = try device.replica.credentials()?.spaceID else { return }
         try await SyncServerAdmin(address: try admin).dropSpace(spaceID: space)
@@ -86,10 +93,8 @@ import Testing
     @Test func rowsPropagateConvergeAndDelete() async throws {
         let devices = try await space(others: 1)
         let (a, b) = (devices[0], devices[1])
-        let engineA = try engine(a)
-        let engineB = try engine(b)
-        await engineA.start()
-        await engineB.start()
+        let engines = try await started(a, b)
+        let (engineA, engineB) = (engines[0], engines[1])
 
         try a.set("hello", "k1", tag: "red")
         try await engineA.syncNow()
@@ -178,35 +183,23 @@ import Testing
         var random = SeededGenerator(seed: 2026 + UInt64(deviceCount))
         let devices = try await space(others: deviceCount - 1)
         try await withTCPProxy(to: try admin) { proxy in
-            for device in devices {
-                var credentials = try #require(try device.replica.credentials())
-                credentials.host = proxy.host
-                credentials.port = proxy.port
-                try device.replica.storeCredentials(credentials)
-            }
+            for device in devices { try device.route(through: proxy) }
             let engines = try devices.map { try engine($0, poll: .milliseconds(300)) }
             for engine in engines { await engine.start() }
             let keys = ["a", "b", "c", "d", "e", "f"]
             var model: [String: (timestamp: HybridTimestamp, text: String?)] = [:]
             for step in 0..<(50 * deviceCount * (Self.isStress ? 4 : 1)) {
-                switch Int.random(in: 0..<30, using: &random) {
-                case 0:
-                    try await proxy.pause()
-                    try await Task.sleep(for: .milliseconds(Int.random(in: 10..<80, using: &random)))
-                    try await proxy.resume()
-                case 1: try await proxy.sever()
-                default:
-                    let index = Int.random(in: 0..<devices.count, using: &random)
-                    let key = keys[Int.random(in: 0..<keys.count, using: &random)]
-                    let text: String? = Int.random(in: 0..<4, using: &random) == 0 ? nil : "step \(step)"
-                    try devices[index].set(text, key)
-                    if let state = try devices[index].replica.rowState(collection: "notes", key: key),
-                        model[key].map({ $0.timestamp < state.timestamp }) ?? true
-                    {
-                        model[key] = (state.timestamp, text)
-                    }
-                    if Int.random(in: 0..<5, using: &random) == 0 { try await Task.sleep(for: .milliseconds(5)) }
+                if try await proxy.randomFault(using: &random) { continue }
+                let index = Int.random(in: 0..<devices.count, using: &random)
+                let key = keys[Int.random(in: 0..<keys.count, using: &random)]
+                let text: String? = Int.random(in: 0..<4, using: &random) == 0 ? nil : "step \(step)"
+                try devices[index].set(text, key)
+                if let state = try devices[index].replica.rowState(collection: "notes", key: key),
+                    model[key].map({ $0.timestamp < state.timestamp }) ?? true
+                {
+                    model[key] = (state.timestamp, text)
                 }
+                if Int.random(in: 0..<5, using: &random) == 0 { try await Task.sleep(for: .milliseconds(5)) }
             }
             try await proxy.resume()
             let expected = model.compactMapValues(\.text)

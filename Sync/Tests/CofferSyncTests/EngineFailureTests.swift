@@ -22,14 +22,6 @@ extension EngineEndToEndTests {
         try await drop(devices[0])
     }
 
-    /// Stores `device`'s credentials with the server reached through `proxy`.
-    func route(_ device: TestDevice, through proxy: TCPProxy) throws {
-        var credentials = try #require(try device.replica.credentials())
-        credentials.host = proxy.host
-        credentials.port = proxy.port
-        try device.replica.storeCredentials(credentials)
-    }
-
     /// The rows the server holds for `space`, read by the admin (row-level security does not
     /// limit the table's owner).
     func serverRowCount(space: UUID) async throws -> Int {
@@ -75,7 +67,7 @@ extension EngineEndToEndTests {
             let a = devices[0]
             let space = try #require(try a.replica.credentials()).spaceID
             try await withTCPProxy(to: try admin) { proxy in
-                try route(a, through: proxy)
+                try a.route(through: proxy)
                 let engineA = try engine(a, poll: .seconds(60), callTimeout: .milliseconds(500))
                 await engineA.start()
                 try await engineA.syncNow()

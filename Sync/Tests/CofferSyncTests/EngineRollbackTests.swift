@@ -12,10 +12,8 @@ extension EngineEndToEndTests {
     @Test func anOlderGenuineVersionServedAgainIsRefusedAsARollback() async throws {
         let devices = try await space(others: 1)
         let (a, b) = (devices[0], devices[1])
-        let engineA = try engine(a)
-        let engineB = try engine(b)
-        await engineA.start()
-        await engineB.start()
+        let engines = try await started(a, b)
+        let (engineA, engineB) = (engines[0], engines[1])
         try a.set("first", "k")
         try await engineA.syncNow()
         try await engineB.syncNow()

@@ -1,13 +1,13 @@
 import Foundation
 import Synchronization
 
-/// Runs `operation` and returns its result, or throws `SyncError.serverUnreachable` once
-/// `timeout` passes (or `CancellationError` when the calling task is cancelled) without waiting
+/// Runs `operation` (called `name` in the error: "connecting", "pulling") and returns its
+/// result, or throws `SyncError.serverUnreachable` once `timeout` passes (or `CancellationError` when the calling task is cancelled) without waiting
 /// for it: a network that holds packets without resetting the connection must not hang the engine.
 ///
 /// The operation is cancelled then; it may still run until its connection is closed.
 func withDeadline<T: Sendable>(
-    _ timeout: Duration, server: String, _ operation: @escaping @Sendable () async throws -> T
+    _ timeout: Duration, server: String, name: String, _ operation: @escaping @Sendable () async throws -> T
 ) async throws -> T {
     let race = DeadlineRace<T>()
     return try await withTaskCancellationHandler {
@@ -22,7 +22,8 @@ func withDeadline<T: Sendable>(
             }
             let timer = Task {
                 guard (try? await Task.sleep(for: timeout)) != nil else { return }
-                race.finish(.failure(SyncError.serverUnreachable(server: server, reason: "no answer in \(timeout)")))
+                race.finish(
+                    .failure(SyncError.serverUnreachable(server: server, reason: "no answer in \(timeout) (\(name))")))
             }
             race.onFinish {
                 work.cancel()

@@ -62,7 +62,7 @@ extension SyncEngine {
     func round() async throws {
         let transport = try await connected()
         status.phase = .syncing
-        let space = try await call { try await transport.space() }
+        let space = try await call("reading the space") { try await transport.space() }
         try await followEpoch(space, transport)
         // A rotation changes the channel: listen on the new one.
         if space.channel != listenChannel { try await listen(on: space.channel, transport) }
@@ -75,10 +75,10 @@ extension SyncEngine {
         if let transport { return transport }
         status.phase = .connecting
         let (makeTransport, credentials) = (makeTransport, credentials)
-        let transport = try await call { try await makeTransport(credentials) }
+        let transport = try await call("connecting") { try await makeTransport(credentials) }
         // Kept from here on, so that a failure below closes it (`disconnect()`).
         self.transport = transport
-        let space = try await call { try await transport.space() }
+        let space = try await call("reading the space") { try await transport.space() }
         try await followEpoch(space, transport)
         logger.info(
             "sync connected",
@@ -90,7 +90,7 @@ extension SyncEngine {
     /// Replaces the listener by one on `channel`.
     func listen(on channel: String, _ transport: any SyncTransport) async throws {
         listenTask?.cancel()
-        let stream = try await call { try await transport.wakeUps(channel: channel) }
+        let stream = try await call("listening") { try await transport.wakeUps(channel: channel) }
         let wake = wake
         listenTask = Task { for await _ in stream { wake.signal() } }
         listenChannel = channel
@@ -109,7 +109,8 @@ extension SyncEngine {
         }
         let device = credentials.deviceID
         guard space.keyEpoch > credentials.syncKey.epoch,
-            let sealed = try await call({ try await transport.sealedKey(epoch: space.keyEpoch, device: device) })
+            let sealed = try await call(
+                "reading the sealed key", { try await transport.sealedKey(epoch: space.keyEpoch, device: device) })
         else { throw SyncError.syncKeyMismatch(space: credentials.spaceID, epoch: space.keyEpoch) }
         let key = try SyncKeySealing.open(
             sealed, with: credentials.deviceKey, spaceID: credentials.spaceID, deviceID: credentials.deviceID,
@@ -143,7 +144,7 @@ extension SyncEngine {
         status.inFlight = batch.uploads.count
         defer { status.inFlight = 0 }
         let uploads = batch.uploads
-        let outcomes = uploads.isEmpty ? [] : try await call { try await transport.push(uploads) }
+        let outcomes = uploads.isEmpty ? [] : try await call("pushing") { try await transport.push(uploads) }
         guard outcomes.count == batch.uploads.count else {
             throw SyncError.server(code: "protocol", message: "the server answered a push with the wrong count")
         }
@@ -162,7 +163,7 @@ extension SyncEngine {
         while true {
             let cursor = try replica.cursor()
             let limit = pullBatchSize
-            let rows = try await call { try await transport.pull(after: cursor, limit: limit) }
+            let rows = try await call("pulling") { try await transport.pull(after: cursor, limit: limit) }
             if rows.isEmpty {
                 status.lastPull = Date()
                 status.cursor = cursor
@@ -176,9 +177,9 @@ extension SyncEngine {
         }
     }
 
-    /// One server call, bounded by ``callTimeout``.
-    func call<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T) async throws -> T {
-        try await withDeadline(callTimeout, server: "\(credentials.host):\(credentials.port)", operation)
+    /// One server call, bounded by ``callTimeout``; `name` says in a timeout's error which call it was.
+    func call<T: Sendable>(_ name: String, _ operation: @escaping @Sendable () async throws -> T) async throws -> T {
+        try await withDeadline(callTimeout, server: "\(credentials.host):\(credentials.port)", name: name, operation)
     }
 
     func reportRejected(_ error: SyncError) {

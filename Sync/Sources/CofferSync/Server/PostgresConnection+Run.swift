@@ -1,11 +1,25 @@
 import Logging
+import NIOCore
 import PostgresNIO
 
 extension PostgresConnection {
+    /// Runs a statement and returns its whole answer, collected by the connection's event loop.
+    ///
+    /// Every statement of this package goes through here (or ``run(_:logger:)``) rather than
+    /// postgres-nio's async row sequence: with that sequence, a server closing the connection
+    /// while rows wait for their consumer (a restart in the middle of a pull) stops the whole
+    /// process in postgres-nio 1.33's row-stream state machine (a precondition failure).
+    /// Collected on the event loop, rows are asked for as they arrive and the close fails the
+    /// call instead.
+    func rows(_ query: PostgresQuery, logger: Logger) async throws -> [PostgresRow] {
+        let answer: EventLoopFuture<PostgresQueryResult> = self.query(query, logger: logger)
+        return try await answer.get().rows
+    }
+
     /// Runs a statement and reads its whole answer, so that an error the server raises while
     /// producing rows (a function's RAISE, say) reaches the caller rather than being dropped
     /// with rows nobody reads.
     func run(_ query: PostgresQuery, logger: Logger) async throws {
-        for try await _ in try await self.query(query, logger: logger) {}
+        _ = try await rows(query, logger: logger)
     }
 }

@@ -48,20 +48,23 @@ enum RowWriter {
         if start < rows.endIndex { chunks.append(rows[start...]) }
         return chunks
     }
+}
 
-    /// Decodes rows selected as `row_id, version, device_id, deleted, key_epoch, ciphertext, seq`.
-    static func collect(_ rows: PostgresRowSequence) async throws -> [ServerRow] {
-        var result: [ServerRow] = []
-        for try await (rowID, version, device, deleted, epoch, ciphertext, sequence) in rows.decode(
-            (Data, Int64, UUID, Bool, Int, Data, Int64).self
-        ) {
-            result.append(
-                ServerRow(
-                    rowID: rowID, version: version, deviceID: device, deleted: deleted, keyEpoch: epoch,
-                    ciphertext: ciphertext, sequence: sequence
-                )
-            )
-        }
-        return result
+extension ServerRow {
+    /// A row selected as `row_id, version, device_id, deleted, key_epoch, ciphertext, seq`.
+    init(row: PostgresRow) throws {
+        let (rowID, version, device, deleted, epoch, ciphertext, sequence) = try row.decode(
+            (Data, Int64, UUID, Bool, Int, Data, Int64).self)
+        self.init(
+            rowID: rowID, version: version, deviceID: device, deleted: deleted, keyEpoch: epoch,
+            ciphertext: ciphertext, sequence: sequence)
+    }
+}
+
+extension SpaceInfo {
+    /// A space selected as `space_id, key_epoch, key_check, channel, last_seq`.
+    init(row: PostgresRow) throws {
+        let (space, epoch, check, channel, last) = try row.decode((UUID, Int, Data, String, Int64).self)
+        self.init(spaceID: space, keyEpoch: epoch, keyCheck: check, channel: channel, lastSequence: last)
     }
 }

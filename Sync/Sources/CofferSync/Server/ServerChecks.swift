@@ -7,28 +7,24 @@ import PostgresNIO
 enum ServerChecks {
     /// The schema version recorded by the server, nil when there is no `coffer_sync` schema.
     static func schemaVersion(_ connection: PostgresConnection, logger: Logger) async throws -> Int? {
-        let exists = try await connection.query(
+        let exists = try await connection.rows(
             "SELECT to_regclass('coffer_sync.meta') IS NOT NULL", logger: logger
-        ).collect().first?.decode(Bool.self)
+        ).first?.decode(Bool.self)
         guard exists == true else { return nil }
-        let rows = try await connection.query(
+        let rows = try await connection.rows(
             "SELECT value FROM coffer_sync.meta WHERE key = 'schema_version'", logger: logger
         )
-        for try await value in rows.decode(String.self) { return Int(value) }
-        return nil
+        return try rows.first.flatMap { Int(try $0.decode(String.self)) }
     }
 
     /// The device the logged-in role is, if any.
     static func whoami(
         _ connection: PostgresConnection, logger: Logger
     ) async throws -> (space: UUID, device: UUID, revoked: Bool)? {
-        let rows = try await connection.query(
+        let rows = try await connection.rows(
             "SELECT space_id, device_id, revoked FROM coffer_sync.whoami()", logger: logger
         )
-        for try await (space, device, revoked) in rows.decode((UUID, UUID, Bool).self) {
-            return (space, device, revoked)
-        }
-        return nil
+        return try rows.first?.decode((UUID, UUID, Bool).self)
     }
 
     /// Throws `.schemaVersionMismatch`, `.deviceRevoked` or `.spaceNotFound` unless the

@@ -77,17 +77,11 @@ public struct SyncServerAdmin: Sendable {
     /// Every space on the server.
     public func spaces() async throws -> [SpaceInfo] {
         try await withConnection { connection in
-            let rows = try await connection.query(
+            let rows = try await connection.rows(
                 "SELECT space_id, key_epoch, key_check, channel, last_seq FROM coffer_sync.spaces ORDER BY space_id",
                 logger: logger
             )
-            var spaces: [SpaceInfo] = []
-            for try await (space, epoch, check, channel, last) in rows.decode((UUID, Int, Data, String, Int64).self) {
-                spaces.append(
-                    SpaceInfo(spaceID: space, keyEpoch: epoch, keyCheck: check, channel: channel, lastSequence: last)
-                )
-            }
-            return spaces
+            return try rows.map(SpaceInfo.init(row:))
         }
     }
 
@@ -130,11 +124,9 @@ public struct SyncServerAdmin: Sendable {
     public func dropSpace(spaceID: UUID) async throws {
         try await withConnection(space: spaceID) { connection in
             try await connection.withTransaction(logger: logger) { connection in
-                let rows = try await connection.query(
+                let roles = try await connection.rows(
                     "SELECT role_name FROM coffer_sync.devices WHERE space_id = \(spaceID)", logger: logger
-                )
-                var roles: [String] = []
-                for try await role in rows.decode(String.self) { roles.append(role) }
+                ).map { try $0.decode(String.self) }
                 try await connection.run("DELETE FROM coffer_sync.spaces WHERE space_id = \(spaceID)", logger: logger)
                 for role in roles {
                     // An identifier cannot be a bind parameter; the schema only stores names of

@@ -13,15 +13,14 @@ extension SyncServerConnection {
     /// epoch, or a device enrolled after the rotation that made it).
     public func sealedKey(epoch: Int, device: UUID) async throws -> Data? {
         try await withSession { connection in
-            let rows = try await connection.query(
+            let rows = try await connection.rows(
                 """
                 SELECT sealed_key FROM coffer_sync.space_keys
                 WHERE space_id = \(spaceID) AND key_epoch = \(epoch) AND device_id = \(device)
                 """,
                 logger: logger
             )
-            for try await key in rows.decode(Data.self) { return key }
-            return nil
+            return try rows.first?.decode(Data.self)
         }
     }
 
@@ -60,18 +59,17 @@ enum DeviceQueries {
     static func devices(of space: UUID, on connection: PostgresConnection, logger: Logger) async throws
         -> [DeviceRecord]
     {
-        let rows = try await connection.query(
+        let rows = try await connection.rows(
             """
             SELECT device_id, role_name, public_key, revoked_at IS NOT NULL FROM coffer_sync.devices
             WHERE space_id = \(space) ORDER BY role_name
             """,
             logger: logger
         )
-        var devices: [DeviceRecord] = []
-        for try await (device, role, key, revoked) in rows.decode((UUID, String, Data, Bool).self) {
-            devices.append(DeviceRecord(deviceID: device, roleName: role, publicKey: key, revoked: revoked))
+        return try rows.map { row in
+            let (device, role, key, revoked) = try row.decode((UUID, String, Data, Bool).self)
+            return DeviceRecord(deviceID: device, roleName: role, publicKey: key, revoked: revoked)
         }
-        return devices
     }
 
     /// Refuses a role name the schema would refuse, before connecting.

@@ -48,13 +48,7 @@ extension SyncServerConnection {
         revoking: UUID?,
         on connection: PostgresConnection
     ) async throws -> Int64 {
-        let locked = try await connection.query(
-            "SELECT last_seq, key_epoch, channel FROM coffer_sync.spaces WHERE space_id = \(spaceID) FOR UPDATE",
-            logger: logger
-        )
-        var space: (last: Int64, epoch: Int, channel: String)?
-        for try await row in locked.decode((Int64, Int, String).self) { space = row }
-        guard let space else { throw await missingSpaceError(connection) }
+        let space = try await lockSpace(connection)
         guard space.epoch == newEpoch - 1 else {
             throw SyncError.keyEpochChanged(space: spaceID, expected: newEpoch - 1, current: space.epoch)
         }

@@ -12,17 +12,15 @@ extension SyncServerConnection {
     /// The space's current record: key epoch, key check, channel and last sequence number.
     public func space() async throws -> SpaceInfo {
         try await withSession { connection in
-            let rows = try await connection.query(
+            let rows = try await connection.rows(
                 """
                 SELECT space_id, key_epoch, key_check, channel, last_seq
                 FROM coffer_sync.spaces WHERE space_id = \(spaceID)
                 """,
                 logger: logger
             )
-            for try await (space, epoch, check, channel, last) in rows.decode((UUID, Int, Data, String, Int64).self) {
-                return SpaceInfo(spaceID: space, keyEpoch: epoch, keyCheck: check, channel: channel, lastSequence: last)
-            }
-            throw await missingSpaceError(connection)
+            guard let row = rows.first else { throw await missingSpaceError(connection) }
+            return try SpaceInfo(row: row)
         }
     }
 
@@ -73,20 +71,14 @@ extension SyncServerConnection {
     }
 
     private func push(_ requests: [PushRequest], on connection: PostgresConnection) async throws -> [PushOutcome] {
-        let locked = try await connection.query(
-            "SELECT last_seq, key_epoch, channel FROM coffer_sync.spaces WHERE space_id = \(spaceID) FOR UPDATE",
-            logger: logger
-        )
-        var space: (last: Int64, epoch: Int, channel: String)?
-        for try await row in locked.decode((Int64, Int, String).self) { space = row }
-        guard let space else { throw await missingSpaceError(connection) }
+        let space = try await lockSpace(connection)
         if let stale = requests.first(where: { $0.row.keyEpoch != space.epoch }) {
             throw SyncError.keyEpochChanged(space: spaceID, expected: stale.row.keyEpoch, current: space.epoch)
         }
 
         let ids = Array(Set(requests.map(\.row.rowID)))
         var stored: [Data: Int64] = [:]
-        let versions = try await connection.query(
+        let versions = try await connection.rows(
             """
             SELECT row_id, version FROM coffer_sync.rows
             WHERE space_id = \(spaceID) AND row_id = ANY(\(ids.map { ByteBuffer(bytes: $0) }))
@@ -94,7 +86,10 @@ extension SyncServerConnection {
             """,
             logger: logger
         )
-        for try await (rowID, version) in versions.decode((Data, Int64).self) { stored[rowID] = version }
+        for row in versions {
+            let (rowID, version) = try row.decode((Data, Int64).self)
+            stored[rowID] = version
+        }
 
         let plan = PushPlan(requests: requests, storedVersions: stored, lastSequence: space.last)
         var current: [Data: ServerRow] = [:]
@@ -127,14 +122,25 @@ extension SyncServerConnection {
 
     /// The stored rows with these ids.
     private func rows(matching ids: [Data], on connection: PostgresConnection) async throws -> [ServerRow] {
-        let rows = try await connection.query(
+        let rows = try await connection.rows(
             """
             SELECT row_id, version, device_id, deleted, key_epoch, ciphertext, seq FROM coffer_sync.rows
             WHERE space_id = \(spaceID) AND row_id = ANY(\(ids.map { ByteBuffer(bytes: $0) }))
             """,
             logger: logger
         )
-        return try await RowWriter.collect(rows)
+        return try rows.map(ServerRow.init(row:))
+    }
+
+    /// Locks the space's row for the transaction (every push and rotation takes it first) and
+    /// returns its last sequence number, key epoch and channel.
+    func lockSpace(_ connection: PostgresConnection) async throws -> (last: Int64, epoch: Int, channel: String) {
+        let rows = try await connection.rows(
+            "SELECT last_seq, key_epoch, channel FROM coffer_sync.spaces WHERE space_id = \(spaceID) FOR UPDATE",
+            logger: logger
+        )
+        guard let row = rows.first else { throw await missingSpaceError(connection) }
+        return try row.decode((Int64, Int, String).self)
     }
 
     /// Up to `limit` rows written after `cursor` (a sequence number; 0 for all), in order, and no
@@ -150,18 +156,16 @@ extension SyncServerConnection {
             throw SyncError.misuse("a pull asks for 1 to \(Self.maximumPullLimit) rows, not \(limit)")
         }
         return try await withSession { connection in
-            let rows = try await RowWriter.collect(
-                connection.query(
-                    """
-                    SELECT row_id, version, device_id, deleted, key_epoch, ciphertext, seq FROM (
-                        SELECT *, sum(octet_length(ciphertext)) OVER (ORDER BY seq) - octet_length(ciphertext) AS before
-                        FROM coffer_sync.rows WHERE space_id = \(spaceID) AND seq > \(cursor) ORDER BY seq LIMIT \(limit)
-                    ) AS page
-                    WHERE before < \(Int64(Self.pullByteBudget)) ORDER BY seq
-                    """,
-                    logger: logger
-                )
-            )
+            let rows = try await connection.rows(
+                """
+                SELECT row_id, version, device_id, deleted, key_epoch, ciphertext, seq FROM (
+                    SELECT *, sum(octet_length(ciphertext)) OVER (ORDER BY seq) - octet_length(ciphertext) AS before
+                    FROM coffer_sync.rows WHERE space_id = \(spaceID) AND seq > \(cursor) ORDER BY seq LIMIT \(limit)
+                ) AS page
+                WHERE before < \(Int64(Self.pullByteBudget)) ORDER BY seq
+                """,
+                logger: logger
+            ).map(ServerRow.init(row:))
             // Row security shows a revoked device an empty space rather than an error: tell them apart.
             if rows.isEmpty {
                 let me = try await ServerChecks.whoami(connection, logger: logger)

@@ -2,6 +2,7 @@ import CofferSync
 import NIOCore
 import NIOPosix
 import Synchronization
+import Testing
 
 /// A loopback TCP proxy between a client and a server, for tests of what a flaky network does
 /// to sync: it can hold every byte (`pause()`), let them through again (`resume()`), and cut
@@ -146,5 +147,31 @@ func withTCPProxy<Result: Sendable>(
     } catch {
         await proxy.stop()
         throw error
+    }
+}
+
+extension TestDevice {
+    /// Stores this device's credentials with the server reached through `proxy`.
+    func route(through proxy: TCPProxy) throws {
+        var credentials = try #require(try replica.credentials())
+        credentials.host = proxy.host
+        credentials.port = proxy.port
+        try replica.storeCredentials(credentials)
+    }
+}
+
+extension TCPProxy {
+    /// One step of the random tests' network faults: one time in 30 a pause of 10–80 ms, one
+    /// in 30 a sever; whether it made a fault (otherwise the step is the test's own).
+    func randomFault(using random: inout some RandomNumberGenerator) async throws -> Bool {
+        switch Int.random(in: 0..<30, using: &random) {
+        case 0:
+            try await pause()
+            try await Task.sleep(for: .milliseconds(Int.random(in: 10..<80, using: &random)))
+            try await resume()
+        case 1: try await sever()
+        default: return false
+        }
+        return true
     }
 }
