@@ -2,8 +2,8 @@ extension CollectionKey {
     /// The hash `Dictionary` and `Set` place a pair by: the key's UTF-8 bytes under
     /// ``TableHash``, a keyed polynomial hash, instead of `Hasher`'s SipHash.
     ///
-    /// Every cache lookup hashes one key, and SipHash's setup, rounds and finalization were about
-    /// 270 instructions of a cached read's 1,500. Like ``hash(into:)`` it hashes the key only, so
+    /// Every cache lookup hashes one key, and SipHash's setup, rounds and finalization cost more
+    /// than the rest of the lookup together (BENCHMARKS.md, "Hot paths"). Like ``hash(into:)`` it hashes the key only, so
     /// equal pairs hash equally. `seed` is the table's own seed, which moves the evaluation point,
     /// so that tables of different sizes do not share an ordering.
     public func _rawHashValue(seed: Int) -> Int {

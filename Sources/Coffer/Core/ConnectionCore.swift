@@ -26,8 +26,7 @@ final class ConnectionCore: @unchecked Sendable {
     @usableFromInline @exclusivity(unchecked) var config: ConnectionConfig
     // Unchecked, these three and `accessDepth`, `lastUpsertUpdated`: plain values read and set at
     // every transaction's begin and commit on the connection's queue, by code that calls out to
-    // nothing while it holds them, where the dynamic checks were a few hundred instructions per
-    // small write transaction.
+    // nothing while it holds them, where each dynamic check costs more than the access itself.
     /// The snapshot the caches reflect.
     @exclusivity(unchecked) var snapshot: UInt64
     /// SQLite's count of changed rows when the current write transaction began: whether a

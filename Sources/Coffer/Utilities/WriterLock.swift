@@ -9,11 +9,11 @@
 /// The database's single-writer lock: read-write transactions, vacuums and key rotations run
 /// inside it one at a time, across all connections and threads.
 ///
-/// A pthread mutex rather than a serial `DispatchQueue` entered with `sync`: the queue ran its
+/// A pthread mutex rather than a serial `DispatchQueue` entered with `sync`: the queue runs the
 /// block on the calling thread as the lock does, but each `sync` of a throwing, value-returning
-/// block allocated its closure contexts and went through Dispatch's rethrow helper, about 2,400
-/// instructions per small write transaction (BENCHMARKS.md, "Hot paths"). A pthread mutex, as in
-/// ``Locked``, so that ThreadSanitizer sees the lock handed from one writer to the next.
+/// block allocates closure contexts and goes through Dispatch's rethrow helper, a noticeable share
+/// of a small write transaction (BENCHMARKS.md, "Hot paths"). A pthread mutex, as in ``Locked``,
+/// so that ThreadSanitizer sees the lock handed from one writer to the next.
 ///
 /// Not recursive: a writer that enters it again deadlocks, which `TransactionGuard` turns into
 /// a `misuse` error before it can happen.
