@@ -6,14 +6,16 @@
 /// The public key sets are derived on first use too, so a 100,000-row write nobody looks at pays
 /// for neither.
 final class ChangedRows: Sendable {
+    // One lock for the rows and the sets derived from them: each lock is an allocation and a
+    // mutex to set up at every commit, and neither is contended.
     private let state: Locked<State>
-    private let derived = Locked(DerivedSets())
     /// Whether no row changed (known without folding).
     let isEmpty: Bool
 
     private struct State {
         var folded: [CollectionKey: RowChange]
         var writes: [(key: CollectionKey, change: RowChange)]
+        var derived = DerivedSets()
     }
 
     private struct DerivedSets {
@@ -53,11 +55,11 @@ final class ChangedRows: Sendable {
     private func keys(
         _ slot: WritableKeyPath<DerivedSets, Set<CollectionKey>?>, where included: (RowChange) -> Bool
     ) -> Set<CollectionKey> {
-        if let cached = derived.withLock({ $0[keyPath: slot] }) { return cached }
+        if let cached = state.withLock({ $0.derived[keyPath: slot] }) { return cached }
         let changes = changes
         var keys = Set<CollectionKey>(minimumCapacity: changes.count)
         for (ck, change) in changes where included(change) { keys.insert(ck) }
-        derived.withLock { $0[keyPath: slot] = keys }
+        state.withLock { $0.derived[keyPath: slot] = keys }
         return keys
     }
 }

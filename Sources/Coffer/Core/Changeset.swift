@@ -4,26 +4,31 @@
 /// ``Database/changes``, and returned by long-lived read transactions. Keys only: values are
 /// read through a transaction.
 public struct Changeset: Sendable {
+    /// The fields, behind one reference: a changeset is copied into the database's list, the
+    /// notification queue, every change stream and every catching-up sibling, and a copy of one
+    /// reference is one retain where copying the fields retained each set and dictionary.
+    private let storage: Storage
+
     /// The snapshot the commit produced.
-    public let snapshot: UInt64
+    public var snapshot: UInt64 { storage.snapshot }
     /// The ``Connection/id`` of the connection that committed.
-    public let connectionID: UInt64
+    public var connectionID: UInt64 { storage.connectionID }
     /// The committing connection's name, if it had one.
-    public let connectionName: String?
+    public var connectionName: String? { storage.connectionName }
     /// Rows removed one by one (rows of a cleared collection are not listed here).
-    public let removedKeys: Set<CollectionKey>
+    public var removedKeys: Set<CollectionKey> { storage.removedKeys }
     /// Collections emptied with `removeAllObjects(inCollection:)`.
-    public let removedCollections: Set<String>
+    public var removedCollections: Set<String> { storage.removedCollections }
     /// Whether `removeAllObjectsInAllCollections()` ran.
-    public let allKeysRemoved: Bool
+    public var allKeysRemoved: Bool { storage.allKeysRemoved }
     /// The transaction's ``ReadWriteTransaction/notificationCustomObject``.
-    public let customObject: (any Sendable)?
+    public var customObject: (any Sendable)? { storage.customObject }
     /// Per-extension changes, by registered extension name (``changes(for:as:)`` reads one typed).
-    public let extensionChanges: [String: any Sendable]
+    public var extensionChanges: [String: any Sendable] { storage.extensionChanges }
     /// Extensions the commit registered (readers from this snapshot on can use them).
-    public let registeredExtensions: Set<String>
+    public var registeredExtensions: Set<String> { storage.registeredExtensions }
     /// Extensions the commit unregistered: those asked for, and every extension depending on them.
-    public let unregisteredExtensions: Set<String>
+    public var unregisteredExtensions: Set<String> { storage.unregisteredExtensions }
     /// Whether this changeset stands for commits the connection lost track of, so that every row
     /// and every extension must be taken as changed.
     ///
@@ -31,18 +36,18 @@ public struct Changeset: Sendable {
     /// 10,000 commits) gets one such changeset in place of the ones it missed: a long-lived read
     /// transaction returns it when it advances, every change question answers yes for it, and
     /// every extension state is told (``ExtensionConnectionState/reset()``). Reload what you show.
-    public let isReset: Bool
+    public var isReset: Bool { storage.isReset }
     /// Whether this changeset stands for commits made by another process
     /// (``DatabaseOptions/multiProcessSupport``); its ``connectionID`` is 0.
     ///
     /// With ``isReset`` they changed rows this process cannot know. Without it they changed no
     /// row (the other process opened the file or rebuilt what it keeps in memory), and the
     /// changeset carries no change; such changesets are not announced to observers.
-    public let isExternal: Bool
+    public var isExternal: Bool { storage.isExternal }
 
     /// What happened to each set, replaced or touched row, with how sibling connections update their
     /// caches (internal: values never leave the process through the public API of a changeset).
-    let rows: ChangedRows
+    var rows: ChangedRows { storage.rows }
 
     /// Rows whose object was set, replaced or touched.
     /// - Complexity: O(n) in the rows the transaction changed on the first access; the set is kept.
@@ -96,19 +101,12 @@ public struct Changeset: Sendable {
         for ck in objectChanges.union(insertedKeys) { folded[ck, default: RowChange()].object = .evict }
         for ck in metadataChanges.union(insertedKeys) { folded[ck, default: RowChange()].metadata = .evict }
         for ck in insertedKeys { folded[ck, default: RowChange()].inserted = true }
-        self.snapshot = snapshot
-        self.connectionID = connectionID
-        self.connectionName = connectionName
-        self.rows = ChangedRows(folded: folded, writes: [])
-        self.removedKeys = removedKeys
-        self.removedCollections = removedCollections
-        self.allKeysRemoved = allKeysRemoved
-        self.customObject = customObject
-        self.extensionChanges = extensionChanges
-        self.registeredExtensions = registeredExtensions
-        self.unregisteredExtensions = unregisteredExtensions
-        self.isReset = isReset
-        self.isExternal = false
+        storage = Storage(
+            snapshot: snapshot, connectionID: connectionID, connectionName: connectionName,
+            rows: ChangedRows(folded: folded, writes: []), removedKeys: removedKeys,
+            removedCollections: removedCollections, allKeysRemoved: allKeysRemoved, customObject: customObject,
+            extensionChanges: extensionChanges, registeredExtensions: registeredExtensions,
+            unregisteredExtensions: unregisteredExtensions, isReset: isReset, isExternal: false)
     }
 
     init(
@@ -116,19 +114,13 @@ public struct Changeset: Sendable {
         customObject: (any Sendable)?, extensionChanges: [String: any Sendable],
         registeredExtensions: Set<String> = [], unregisteredExtensions: Set<String> = []
     ) {
-        self.snapshot = snapshot
-        self.connectionID = connectionID
-        self.connectionName = connectionName
-        self.rows = changes.changedRows
-        self.removedKeys = changes.removedKeys
-        self.removedCollections = changes.removedCollections
-        self.allKeysRemoved = changes.allKeysRemoved
-        self.customObject = customObject
-        self.extensionChanges = extensionChanges
-        self.registeredExtensions = registeredExtensions
-        self.unregisteredExtensions = unregisteredExtensions
-        self.isReset = false
-        self.isExternal = false
+        storage = Storage(
+            snapshot: snapshot, connectionID: connectionID, connectionName: connectionName,
+            rows: changes.changedRows, removedKeys: changes.removedKeys,
+            removedCollections: changes.removedCollections, allKeysRemoved: changes.allKeysRemoved,
+            customObject: customObject, extensionChanges: extensionChanges,
+            registeredExtensions: registeredExtensions, unregisteredExtensions: unregisteredExtensions,
+            isReset: false, isExternal: false)
     }
 
     /// Another process's commits up to `snapshot` that changed no row: nothing to apply.
@@ -144,19 +136,10 @@ public struct Changeset: Sendable {
 
     /// A changeset of no connection that lists no change.
     private init(withoutChangesAt snapshot: UInt64, isReset: Bool, isExternal: Bool) {
-        self.snapshot = snapshot
-        self.connectionID = 0
-        self.connectionName = nil
-        self.rows = ChangedRows(folded: [:], writes: [])
-        self.removedKeys = []
-        self.removedCollections = []
-        self.allKeysRemoved = false
-        self.customObject = nil
-        self.extensionChanges = [:]
-        self.registeredExtensions = []
-        self.unregisteredExtensions = []
-        self.isReset = isReset
-        self.isExternal = isExternal
+        storage = Storage(
+            snapshot: snapshot, connectionID: 0, connectionName: nil, rows: ChangedRows(folded: [:], writes: []),
+            removedKeys: [], removedCollections: [], allKeysRemoved: false, customObject: nil, extensionChanges: [:],
+            registeredExtensions: [], unregisteredExtensions: [], isReset: isReset, isExternal: isExternal)
     }
 
     /// The part of extension `name` in this commit, as the type its transaction object
@@ -182,6 +165,46 @@ public struct Changeset: Sendable {
         rows.isEmpty && removedKeys.isEmpty && removedCollections.isEmpty
             && !allKeysRemoved && customObject == nil && extensionChanges.isEmpty && registeredExtensions.isEmpty
             && unregisteredExtensions.isEmpty && !isReset
+    }
+}
+
+extension Changeset {
+    /// A changeset's fields, made once at the commit and never changed.
+    final class Storage: Sendable {
+        let snapshot: UInt64
+        let connectionID: UInt64
+        let connectionName: String?
+        let rows: ChangedRows
+        let removedKeys: Set<CollectionKey>
+        let removedCollections: Set<String>
+        let allKeysRemoved: Bool
+        let customObject: (any Sendable)?
+        let extensionChanges: [String: any Sendable]
+        let registeredExtensions: Set<String>
+        let unregisteredExtensions: Set<String>
+        let isReset: Bool
+        let isExternal: Bool
+
+        init(
+            snapshot: UInt64, connectionID: UInt64, connectionName: String?, rows: ChangedRows,
+            removedKeys: Set<CollectionKey>, removedCollections: Set<String>, allKeysRemoved: Bool,
+            customObject: (any Sendable)?, extensionChanges: [String: any Sendable], registeredExtensions: Set<String>,
+            unregisteredExtensions: Set<String>, isReset: Bool, isExternal: Bool
+        ) {
+            self.snapshot = snapshot
+            self.connectionID = connectionID
+            self.connectionName = connectionName
+            self.rows = rows
+            self.removedKeys = removedKeys
+            self.removedCollections = removedCollections
+            self.allKeysRemoved = allKeysRemoved
+            self.customObject = customObject
+            self.extensionChanges = extensionChanges
+            self.registeredExtensions = registeredExtensions
+            self.unregisteredExtensions = unregisteredExtensions
+            self.isReset = isReset
+            self.isExternal = isExternal
+        }
     }
 }
 

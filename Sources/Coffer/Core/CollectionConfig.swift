@@ -29,19 +29,54 @@ struct CollectionOverrides: Sendable {
 /// A value type: a transaction takes a copy when it starts, so registration on another thread never changes a
 /// running transaction.
 struct ConfigRegistry: Sendable {
-    var defaults = CollectionConfig(
-        objectChain: SerializerChain(codec: .automatic),
-        metadataChain: SerializerChain(codec: .automatic, role: .metadata),
-        objectPolicy: .containment,
-        metadataPolicy: .containment)
-    {
-        didSet { resolved = ResolvedConfigCache() }
+    /// The settings, behind one reference copied on write: every transaction takes a snapshot of
+    /// the registry when it begins, and copying the fields retained each chain, sanitizer and
+    /// dictionary, then released them all at its end.
+    private var storage = Storage()
+
+    var defaults: CollectionConfig {
+        get { storage.defaults }
+        set {
+            uniqueStorage().defaults = newValue
+            storage.resolved = ResolvedConfigCache()
+        }
     }
-    var collections: [String: CollectionOverrides] = [:] {
-        didSet { resolved = ResolvedConfigCache() }
+    var collections: [String: CollectionOverrides] {
+        get { storage.collections }
+        set {
+            uniqueStorage().collections = newValue
+            storage.resolved = ResolvedConfigCache()
+        }
     }
     /// The collections resolved so far under exactly these settings; any change starts a new one.
-    private(set) var resolved = ResolvedConfigCache()
+    var resolved: ResolvedConfigCache { storage.resolved }
+
+    /// The storage, copied first when another registry (a transaction's snapshot) shares it.
+    private mutating func uniqueStorage() -> Storage {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+        return storage
+    }
+
+    private final class Storage: @unchecked Sendable {
+        // Safety: changed only through `uniqueStorage()`, i.e. while exactly one registry holds
+        // it, and that registry lives behind the database's registry lock; shared copies (the
+        // transactions' snapshots) only read it.
+        var defaults = CollectionConfig(
+            objectChain: SerializerChain(codec: .automatic),
+            metadataChain: SerializerChain(codec: .automatic, role: .metadata),
+            objectPolicy: .containment,
+            metadataPolicy: .containment)
+        var collections: [String: CollectionOverrides] = [:]
+        var resolved = ResolvedConfigCache()
+
+        func copy() -> Storage {
+            let copy = Storage()
+            copy.defaults = defaults
+            copy.collections = collections
+            copy.resolved = resolved
+            return copy
+        }
+    }
 
     /// The settings in force for `collection`.
     func config(for collection: String) -> CollectionConfig {

@@ -92,7 +92,7 @@ extension Connection {
     }
 
     private func vacuumOnQueue() throws {
-        try database.writeQueue.sync {
+        try database.writeLock.withLock {
             try core.withAccess {
                 try TransactionGuard.inside(connection: id, write: true) {
                     try mapSQLite {

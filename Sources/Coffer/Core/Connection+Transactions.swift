@@ -16,7 +16,7 @@ extension Connection {
         try TransactionGuard.checkCanBegin(connection: id, write: false)
         pending.add(1, ordering: .relaxed)
         defer { pending.subtract(1, ordering: .relaxed) }
-        return try queue.sync { try core.performRead(self, block) }
+        return try queue.syncResult { try core.performRead(self, block) }
     }
 
     /// Runs `block` in a read-write transaction and returns its result; it commits when the
@@ -32,8 +32,8 @@ extension Connection {
         try TransactionGuard.checkCanBegin(connection: id, write: true)
         pending.add(1, ordering: .relaxed)
         defer { pending.subtract(1, ordering: .relaxed) }
-        return try queue.sync {
-            try database.writeQueue.sync { try core.performReadWrite(self, block) }
+        return try queue.syncResult {
+            try database.writeLock.withLock { try core.performReadWrite(self, block) }
         }
     }
 
@@ -60,7 +60,7 @@ extension Connection {
             queue.async { [self] in
                 defer { pending.subtract(1, ordering: .relaxed) }
                 let result = Result {
-                    try database.writeQueue.sync { try core.performReadWrite(self, block) }
+                    try database.writeLock.withLock { try core.performReadWrite(self, block) }
                 }
                 continuation.resume(with: result)
             }
@@ -102,7 +102,7 @@ extension Connection {
             defer { pending.subtract(1, ordering: .relaxed) }
             let failure: (any Error)?
             do {
-                try database.writeQueue.sync { try core.performReadWrite(self, block) }
+                try database.writeLock.withLock { try core.performReadWrite(self, block) }
                 failure = nil
             } catch {
                 failure = error

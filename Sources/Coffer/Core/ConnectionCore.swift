@@ -14,7 +14,7 @@ final class ConnectionCore: @unchecked Sendable {
     /// The keying generation `sqlite` was opened with.
     var handleGeneration: UInt64
     /// Nesting depth of ``withAccess(_:)``: the gate is held while it is above zero.
-    var accessDepth = 0
+    @exclusivity(unchecked) var accessDepth = 0
     // Unchecked: every cached read mutates its cache (recency, statistics), always on the
     // connection's queue and never while user code runs, so the dynamic check would only tax
     // the hottest path there is.
@@ -24,13 +24,16 @@ final class ConnectionCore: @unchecked Sendable {
     // Unchecked like the caches: read by every cached read, changed only by `applySettings` on
     // the connection's queue.
     @usableFromInline @exclusivity(unchecked) var config: ConnectionConfig
+    // Unchecked, these three and `accessDepth`, `lastUpsertUpdated`: plain values read and set at
+    // every transaction's begin and commit on the connection's queue, by code that calls out to
+    // nothing while it holds them, where each dynamic check costs more than the access itself.
     /// The snapshot the caches reflect.
-    var snapshot: UInt64
+    @exclusivity(unchecked) var snapshot: UInt64
     /// SQLite's count of changed rows when the current write transaction began: whether a
     /// commit changed rows or only memory (multi-process support writes the two differently).
-    var totalChangesAtBegin = 0
+    @exclusivity(unchecked) var totalChangesAtBegin = 0
     /// Whether a long-lived read transaction holds the SQLite read snapshot open.
-    var inLongLivedRead = false
+    @exclusivity(unchecked) var inLongLivedRead = false
     /// Changesets taken in while ending a long-lived read implicitly; the next begin returns them.
     var stashedChangesets: [Changeset] = []
     /// Bumped by every write that changes rows, so enumerations detect mutation.
@@ -39,7 +42,7 @@ final class ConnectionCore: @unchecked Sendable {
     @exclusivity(unchecked) var mutationCount = 0
     /// Whether the last upsert found its row: the next one then tries UPDATE before INSERT, so bulk
     /// inserts and rewrites of existing rows each pay for one statement per row.
-    var lastUpsertUpdated = false
+    @exclusivity(unchecked) var lastUpsertUpdated = false
     /// Each registered extension's state on this connection, created on first use, with the
     /// registration it was made for.
     var extensionStates: [String: (registration: UInt64, state: any ExtensionConnectionState)] = [:]

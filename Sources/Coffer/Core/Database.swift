@@ -70,7 +70,7 @@ public final class Database: Sendable {
     let defaultsStorage: Locked<ConnectionConfig>
 
     /// Serializes read-write transactions across all connections.
-    let writeQueue = DispatchQueue(label: "coffer.database.write")
+    let writeLock = WriterLock()
     /// Posts notifications in commit order and runs completion callbacks by default.
     let notifier: CommitNotifier
     /// Keeps commits out while a read transaction pins its SQLite snapshot.

@@ -10,8 +10,10 @@ public final class ReadWriteTransaction: ReadTransaction {
     // Unchecked: only the transaction's own methods touch it, on its connection's queue, and none
     // reenters it, so the dynamic check would only tax every written row.
     @exclusivity(unchecked) var changes = PendingChanges()
-    private var completions: [(DispatchQueue?, @Sendable () -> Void)] = []
-    var isRolledBack = false
+    // Unchecked, these two: set by calls that run no other code while they hold them, read at
+    // every write and at the commit on the connection's queue.
+    @exclusivity(unchecked) private var completions: [(DispatchQueue?, @Sendable () -> Void)] = []
+    @exclusivity(unchecked) var isRolledBack = false
     /// The error of a failed extension hook: the transaction then rolls back and throws it.
     var doomingError: (any Error)?
     /// Extensions this transaction unregistered (with their dependents), told once the commit is done.

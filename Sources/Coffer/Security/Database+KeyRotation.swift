@@ -40,7 +40,7 @@ extension Database {
         if cipher.pageSize == nil { cipher.pageSize = current.pageSize }
         try cipher.validate(cipherMajor: Int(cipherVersion.prefix { $0.isNumber }) ?? 3)
 
-        try writeQueue.sync {
+        try writeLock.withLock {
             try gate.withExclusiveAccess(timeout: options.busyTimeout) {
                 try presenceLock.withExclusive { try replaceFile(with: candidate, newKey: newKey, cipher: cipher) }
             }
