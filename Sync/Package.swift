@@ -23,7 +23,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", "4.0.0"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
-        // Already in the graph through postgres-nio; named for the tests' TCP proxy.
+        // Already in the graph through postgres-nio; named for its lock (CofferSync) and the tests' TCP proxy.
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.81.0"),
     ],
     targets: [
@@ -32,6 +32,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Coffer", package: "Coffer"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],

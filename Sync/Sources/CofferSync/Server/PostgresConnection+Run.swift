@@ -1,4 +1,5 @@
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import PostgresNIO
 
@@ -12,8 +13,21 @@ extension PostgresConnection {
     /// Collected on the event loop, rows are asked for as they arrive and the close fails the
     /// call instead.
     func rows(_ query: PostgresQuery, logger: Logger) async throws -> [PostgresRow] {
-        let answer: EventLoopFuture<PostgresQueryResult> = self.query(query, logger: logger)
-        return try await answer.get().rows
+        try await rows(query, logger: logger) { $0 }
+    }
+
+    /// Runs a statement and returns its rows, each made into a value by `transform` on the event
+    /// loop as it arrives (so that decoding overlaps the reading of the rest), as ``rows(_:logger:)``.
+    func rows<Value: Sendable>(
+        _ query: PostgresQuery, logger: Logger, as transform: @escaping @Sendable (PostgresRow) throws -> Value
+    ) async throws -> [Value] {
+        let values = NIOLockedValueBox<[Value]>([])
+        let answer: EventLoopFuture<PostgresQueryMetadata> = self.query(query, logger: logger) { row in
+            let value = try transform(row)
+            values.withLockedValue { $0.append(value) }
+        }
+        _ = try await answer.get()
+        return values.withLockedValue { $0 }
     }
 
     /// Runs a statement and reads its whole answer, so that an error the server raises while

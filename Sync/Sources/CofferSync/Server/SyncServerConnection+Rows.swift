@@ -164,8 +164,8 @@ extension SyncServerConnection {
                 ) AS page
                 WHERE before < \(Int64(Self.pullByteBudget)) ORDER BY seq
                 """,
-                logger: logger
-            ).map(ServerRow.init(row:))
+                logger: logger, as: ServerRow.init(row:)
+            )
             // Row security shows a revoked device an empty space rather than an error: tell them apart.
             if rows.isEmpty {
                 let me = try await ServerChecks.whoami(connection, logger: logger)
