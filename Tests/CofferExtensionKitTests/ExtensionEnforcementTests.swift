@@ -26,7 +26,7 @@ extension ExtensionKit {
                 setup: SecondaryIndexSetup([("k", .text)]), handler: .key { row, values in values["k"] = row.key })
             try test.database.register(index, withName: "x")
             try test.database.register(SQLProbe(), withName: "probe")
-            try connection.readWrite { tx in try probe(tx).tables.run(#"INSERT INTO "probe_probe" VALUES (1)"#) }
+            _ = try connection.readWrite { tx in try probe(tx).tables.run(#"INSERT INTO "probe_probe" VALUES (1)"#) }
             return test
         }
 
@@ -211,7 +211,7 @@ extension ExtensionKit {
             let test = try KitDatabase()
             try test.database.register(SQLProbe(), withName: "old")
             let connection = try test.connection()
-            try connection.readWrite { tx in
+            _ = try connection.readWrite { tx in
                 try probe(tx, "old").tables.run(#"INSERT INTO "probe_old" VALUES ('stale')"#)
             }
             try test.reopen()
@@ -225,7 +225,7 @@ extension ExtensionKit {
                 #expect(try tables.exists("probe_old"))
                 #expect(try tables.scalar(#"SELECT count(*) FROM "probe_old" WHERE "value" = 'stale'"#) == .integer(0))
             }
-            try writer.readWrite { tx in try probe(tx, "new").tables.run(#"INSERT INTO "probe_old" VALUES ('fresh')"#) }
+            _ = try writer.readWrite { tx in try probe(tx, "new").tables.run(#"INSERT INTO "probe_old" VALUES ('fresh')"#) }
             #expect(try test.records(ofExtension: "old").isEmpty)
             #expect(try test.schemaNames(withPrefix: "probe_") == ["probe_old"])
         }

@@ -11,7 +11,7 @@ import Testing
         let fixture = try CloudFixture()
         let kept = CloudOperation(Upload(name: "kept"))
         let dropped = CloudOperation(Upload(name: "dropped"))
-        try fixture.connection.readWrite { tx in try tx.cloudCore("cloud").add(kept) }
+        _ = try fixture.connection.readWrite { tx in try tx.cloudCore("cloud").add(kept) }
         struct Abort: Error {}
         #expect(throws: Abort.self) {
             try fixture.connection.readWrite { tx in
@@ -163,7 +163,7 @@ import Testing
 
     @Test func anOperationOfAnUnregisteredTypeCannotBeAdded() throws {
         let fixture = try CloudFixture(types: [Upload.self])
-        try fixture.connection.readWrite { tx in
+        _ = try fixture.connection.readWrite { tx in
             #expect {
                 try tx.cloudCore("cloud").add(CloudOperation(Purge(path: "/x")))
             } throws: { ($0 as? CloudCoreError)?.code == .unknownOperationType }

@@ -491,7 +491,7 @@ extension ManualViewTests {
             try writer.readWrite { tx in try Self.write([s0], tx) }
             try database.register(ManualView(isPersistent: false), withName: Self.name)
             #expect(try Self.lists(writer, ["a"]) == [[]])
-            try writer.readWrite { tx in try Self.view(tx).addKey("s0", inCollection: "songs", toGroup: "a") }
+            _ = try writer.readWrite { tx in try Self.view(tx).addKey("s0", inCollection: "songs", toGroup: "a") }
             #expect(try Self.lists(database.newConnection(), ["a"]) == [[s0]])
             try writer.read { tx throws in
                 #expect(try !tx.snapshotHasTable(AutoView.pageTableName(registeredName: Self.name)))
@@ -502,7 +502,7 @@ extension ManualViewTests {
             try database.unregister(extensionNamed: Self.name)
             try database.register(ManualView(isPersistent: false), withName: Self.name)
             #expect(try Self.lists(writer, ["a"]) == [[]])
-            try writer.readWrite { tx in try Self.view(tx).addKey("s0", inCollection: "songs", toGroup: "a") }
+            _ = try writer.readWrite { tx in try Self.view(tx).addKey("s0", inCollection: "songs", toGroup: "a") }
         }
         let reopened = try TestSupport.open(url, options: options)
         #expect(reopened.previouslyRegisteredExtensionNames == [])

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// The handler that gives a row's action items: an ``ActionSchedule`` runs it inside the writer
 /// to place the row in the schedule, and the ``ActionManager`` runs it again when it reads the row.

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// A persistent, ordered queue of sync operations for any cloud service (YapDatabase's
 /// `YapDatabaseCloudCore`): operations are added in the same transaction as the rows that caused

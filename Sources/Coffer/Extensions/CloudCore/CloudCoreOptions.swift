@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// How a ``CloudCore`` stores its queue and which features it keeps tables for.
 public struct CloudCoreOptions: Sendable {

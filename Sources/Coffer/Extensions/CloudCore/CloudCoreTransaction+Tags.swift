@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// Per-row tags and attachments to cloud identifiers, removed with their rows.
 extension CloudCoreTransaction {

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// A cloud core's part of one transaction (YapDatabase's `YapDatabaseCloudCoreTransaction`): the
 /// API to queue, change, complete and find operations, tags and attachments.
