@@ -225,7 +225,9 @@ extension ExtensionKit {
                 #expect(try tables.exists("probe_old"))
                 #expect(try tables.scalar(#"SELECT count(*) FROM "probe_old" WHERE "value" = 'stale'"#) == .integer(0))
             }
-            _ = try writer.readWrite { tx in try probe(tx, "new").tables.run(#"INSERT INTO "probe_old" VALUES ('fresh')"#) }
+            _ = try writer.readWrite { tx in
+                try probe(tx, "new").tables.run(#"INSERT INTO "probe_old" VALUES ('fresh')"#)
+            }
             #expect(try test.records(ofExtension: "old").isEmpty)
             #expect(try test.schemaNames(withPrefix: "probe_") == ["probe_old"])
         }
