@@ -17,7 +17,7 @@ extension CollectionKey {
 }
 
 /// A polynomial hash over the field of integers modulo the prime 2⁶¹ − 1, evaluated at a point
-/// drawn at random once per process.
+/// drawn at random once per process, then mixed (``mix(_:)``) so that a table's low bits spread.
 ///
 /// Why it may stand in for SipHash in hash tables: the bytes are split into 7-byte words (each
 /// below the prime), prefixed by their count, and taken as the coefficients of a polynomial with
@@ -72,7 +72,24 @@ enum TableHash {
         // Once more by the point, so that no word is added last unmultiplied: two strings that
         // differed only in their last word would otherwise differ by a known amount whatever the
         // point, and such keys (numbered ones) fill the same few buckets.
-        return multiply(hash, point)
+        return mix(multiply(hash, point))
+    }
+
+    /// MurmurHash3's 64-bit finalizer: a bijection, so equal polynomials stay the only equal
+    /// hashes, that makes every bit of the result depend on every bit of the value. A table
+    /// takes the low bits; those of the bare polynomial are a linear function of the key's words
+    /// modulo the prime, and for keys that differ in a few digits some points put them into
+    /// far fewer buckets than a random function would (9,291 of 32,768 buckets for 20,000
+    /// numbered keys at one point in 60, against about 14,975).
+    @inline(__always)
+    static func mix(_ value: UInt64) -> UInt64 {
+        var x = value
+        x ^= x >> 33
+        x &*= 0xFF51_AFD7_ED55_8CCD
+        x ^= x >> 33
+        x &*= 0xC4CE_B9FE_1A85_EC53
+        x ^= x >> 33
+        return x
     }
 
     /// `value` modulo the prime, for any `value` (2⁶¹ ≡ 1).
