@@ -75,9 +75,9 @@ enum TableHash {
         return mix(multiply(hash, point))
     }
 
-    /// MurmurHash3's 64-bit finalizer: a bijection, so equal polynomials stay the only equal
-    /// hashes, that makes every bit of the result depend on every bit of the value. A table
-    /// takes the low bits; those of the bare polynomial are a linear function of the key's words
+    /// Spreads a polynomial's value over all 64 bits, with MurmurHash3's 64-bit finalizer.
+    ///
+    /// A bijection, so equal polynomials stay the only equal hashes. A table takes the low bits; those of the bare polynomial are a linear function of the key's words
     /// modulo the prime, and for keys that differ in a few digits some points put them into
     /// far fewer buckets than a random function would (9,291 of 32,768 buckets for 20,000
     /// numbered keys at one point in 60, against about 14,975).
