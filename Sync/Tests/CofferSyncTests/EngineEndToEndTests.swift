@@ -142,7 +142,7 @@ import Testing
         let engines = try zip(devices, switches).map { try engine($0, offline: $1) }
         for engine in engines { await engine.start() }
         let keys = ["a", "b", "c", "d", "e", "f"]
-        var model: [String: (timestamp: HybridTimestamp, text: String?)] = [:]
+        var model = LatestWrites()
         for step in 0..<200 {
             let index = Int.random(in: 0..<devices.count, using: &random)
             switch Int.random(in: 0..<20, using: &random) {
@@ -151,19 +151,14 @@ import Testing
             default:
                 let key = keys[Int.random(in: 0..<keys.count, using: &random)]
                 let text: String? = Int.random(in: 0..<4, using: &random) == 0 ? nil : "step \(step)"
-                try devices[index].set(text, key)
-                if let state = try devices[index].replica.rowState(collection: "notes", key: key),
-                    model[key].map({ $0.timestamp < state.timestamp }) ?? true
-                {
-                    model[key] = (state.timestamp, text)
-                }
+                try model.write(text, key, on: devices[index])
             }
         }
         for offline in switches { offline.isOn = false }
         for _ in 0..<2 {
             for engine in engines { try await engine.syncNow() }
         }
-        let expected = model.compactMapValues(\.text)
+        let expected = model.rows
         for (device, engine) in zip(devices, engines) {
             #expect(try device.notes() == expected)
             #expect(await engine.currentStatus().queued == 0)
@@ -187,22 +182,17 @@ import Testing
             let engines = try devices.map { try engine($0, poll: .milliseconds(300)) }
             for engine in engines { await engine.start() }
             let keys = ["a", "b", "c", "d", "e", "f"]
-            var model: [String: (timestamp: HybridTimestamp, text: String?)] = [:]
+            var model = LatestWrites()
             for step in 0..<(50 * deviceCount * (Self.isStress ? 4 : 1)) {
                 if try await proxy.randomFault(using: &random) { continue }
                 let index = Int.random(in: 0..<devices.count, using: &random)
                 let key = keys[Int.random(in: 0..<keys.count, using: &random)]
                 let text: String? = Int.random(in: 0..<4, using: &random) == 0 ? nil : "step \(step)"
-                try devices[index].set(text, key)
-                if let state = try devices[index].replica.rowState(collection: "notes", key: key),
-                    model[key].map({ $0.timestamp < state.timestamp }) ?? true
-                {
-                    model[key] = (state.timestamp, text)
-                }
+                try model.write(text, key, on: devices[index])
                 if Int.random(in: 0..<5, using: &random) == 0 { try await Task.sleep(for: .milliseconds(5)) }
             }
             try await proxy.resume()
-            let expected = model.compactMapValues(\.text)
+            let expected = model.rows
             // Quiescence: rounds until every device holds the model (a severed round may fail once).
             let converged = await CofferSyncTests.eventually(timeout: .seconds(30)) {
                 devices.allSatisfy { (try? $0.notes()) == expected }

@@ -103,3 +103,23 @@ final class TestDevice {
         }
     }
 }
+
+/// The model of the merge rule for random tests: the latest write of each key by hybrid
+/// timestamp, tombstones included.
+struct LatestWrites {
+    private var latest: [String: (timestamp: HybridTimestamp, text: String?)] = [:]
+
+    /// Writes `text` (nil deletes) under `key` in `device`'s notes, and keeps it if it is now the
+    /// latest write of the key.
+    mutating func write(_ text: String?, _ key: String, on device: TestDevice) throws {
+        try device.set(text, key)
+        if let state = try device.replica.rowState(collection: "notes", key: key),
+            latest[key].map({ $0.timestamp < state.timestamp }) ?? true
+        {
+            latest[key] = (state.timestamp, text)
+        }
+    }
+
+    /// The rows every device must hold: each key's latest write, without the deleted ones.
+    var rows: [String: String] { latest.compactMapValues(\.text) }
+}

@@ -37,7 +37,7 @@ import Testing
             let reader = try await server.connect(1)
             _ = try await reader.space()
 
-            let terminated = try await terminateSessions(of: server.devices[1].roleName, server: server)
+            let terminated = try await server.terminateSessions(of: server.devices[1].roleName)
             #expect(terminated == 2)
             // The listener reconnects (and says so with a wake-up)…
             #expect(await eventually { await wakeUps.count >= 2 })
@@ -77,14 +77,6 @@ import Testing
     }
 
     /// Terminates every session of `role` as the admin (pg_signal_backend); how many there were.
-    private func terminateSessions(of role: String, server: SyncTestServer) async throws -> Int {
-        try await server.withAdminConnection { connection in
-            try await connection.query(
-                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = \(role)",
-                logger: Logger(label: "t")
-            ).collect().count
-        }
-    }
 }
 
 /// Counts the wake-ups a listener yields, consumed by a task of its own.

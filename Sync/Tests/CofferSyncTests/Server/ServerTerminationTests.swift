@@ -1,5 +1,4 @@
 import Foundation
-import Logging
 import PostgresNIO
 import Testing
 
@@ -26,7 +25,7 @@ import Testing
             }
             let role = server.devices[0].roleName
             if !midAnswer {
-                try await Self.terminateSessions(of: role, server: server)
+                try await server.terminateSessions(of: role)
                 try await Task.sleep(for: .milliseconds(200))
             }
             let started = ContinuousClock.now
@@ -35,7 +34,7 @@ import Testing
                     try await device.pull(after: 0, limit: 2_000)
                 }
             }
-            if midAnswer { try await Self.terminateSessions(of: role, server: server) }
+            if midAnswer { try await server.terminateSessions(of: role) }
             do {
                 // A connection seen closed before the call is opened again; an answer may also
                 // have been complete before the backend ended.
@@ -50,16 +49,6 @@ import Testing
             #expect(ContinuousClock.now - started < .seconds(10))
             #expect(try await device.pull(after: 0, limit: 10).count == 10, "the next call reconnects")
             await device.close()
-        }
-    }
-
-    @discardableResult
-    static func terminateSessions(of role: String, server: SyncTestServer) async throws -> Int {
-        try await server.withAdminConnection { connection in
-            try await connection.query(
-                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = \(role)",
-                logger: Logger(label: "coffer.sync.tests")
-            ).collect().count
         }
     }
 }

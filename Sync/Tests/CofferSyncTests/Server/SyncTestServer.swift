@@ -117,6 +117,17 @@ struct SyncTestServer: Sendable {
         try await Self.withRawConnection(devices[index].address, body)
     }
 
+    /// Ends every backend of `role` (as a server restart would), as the admin; how many it ended.
+    @discardableResult
+    func terminateSessions(of role: String) async throws -> Int {
+        try await withAdminConnection { connection in
+            try await connection.query(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = \(role)",
+                logger: Logger(label: "coffer.sync.tests")
+            ).collect().count
+        }
+    }
+
     /// Runs `body` over a raw postgres-nio connection as the admin.
     @discardableResult
     func withAdminConnection<Result: Sendable>(_ body: (PostgresConnection) async throws -> Result) async throws
