@@ -63,6 +63,8 @@ let package = Package(
             name: "CofferSyncTests",
             dependencies: [
                 "CofferSync",
+                // The device-run child's operations, digest and generator, which the tests model.
+                "coffer-sync",
                 .product(name: "Coffer", package: "Coffer"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),

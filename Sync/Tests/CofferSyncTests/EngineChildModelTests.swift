@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import CofferSync
+@testable import coffer_sync
 
 extension EngineEndToEndTests {
     /// A write to the `plain` collection as the model of the merge rule needs it: when it
@@ -21,7 +22,7 @@ extension EngineEndToEndTests {
     /// (tombstones included); after quiescence every device, the child too (by its digest while
     /// it runs, then by opening its database), holds exactly the model's rows.
     @Test func randomWritesOfAChildProcessAndInProcessDevicesThroughAFlakyProxyConverge() async throws {
-        var random = SeededGenerator(seed: 2_627)
+        var random = SplitMix64(state: 2_627)
         let devices = try await space(others: 1, name: "model")
         let file = try await SyncSetup.enrollDevice(
             from: devices[0].replica, passphrase: Data(EngineKillTests.passphrase.utf8), parameters: Self.cheap,
@@ -78,7 +79,7 @@ extension EngineEndToEndTests {
             #expect(childWrites.contains { $0 != nil }, "every write of the child was superseded")
             for (key, write) in childWrites.compactMap({ $0 }) { record(write, key) }
             let expected = model.compactMapValues(\.value)
-            let digest = EngineKillTests.digest(expected)
+            let digest = DeviceRunOperation.digest(expected)
             try await child.wait(for: "the model's rows (digest \(digest)) with nothing queued", timeout: .seconds(30))
             {
                 $0.last("state ").map { $0.hasSuffix(" 0 \(digest)") } ?? false

@@ -6,6 +6,7 @@ import Synchronization
 import Testing
 
 @testable import CofferSync
+@testable import coffer_sync
 
 /// Two and three devices (separate databases in this process) syncing through a real
 /// PostgreSQL with the setup flows and engines: propagation, convergence, deletes, offline
@@ -136,7 +137,7 @@ import Testing
     /// Three devices writing overlapping rows at random, each cut off from the server at random
     /// times: after quiescence every device holds the model's rows (the latest write per key).
     @Test func randomWritesWithOutagesConverge() async throws {
-        var random = SeededGenerator(seed: 26)
+        var random = SplitMix64(state: 26)
         let devices = try await space(others: 2)
         let switches = devices.map { _ in OfflineSwitch(false) }
         let engines = try zip(devices, switches).map { try engine($0, offline: $1) }
@@ -175,7 +176,7 @@ import Testing
     /// device holds the model's rows (the latest write per key, tombstones included).
     @Test(arguments: [2, 3, 8])
     func randomWritesThroughAPausedAndSeveredProxyConverge(deviceCount: Int) async throws {
-        var random = SeededGenerator(seed: 2026 + UInt64(deviceCount))
+        var random = SplitMix64(state: 2026 + UInt64(deviceCount))
         let devices = try await space(others: deviceCount - 1)
         try await withTCPProxy(to: try admin) { proxy in
             for device in devices { try device.route(through: proxy) }

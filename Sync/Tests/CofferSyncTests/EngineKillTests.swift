@@ -4,6 +4,7 @@ import Logging
 import Testing
 
 @testable import CofferSync
+@testable import coffer_sync
 
 /// A device in a child process (`coffer-sync device-run`) killed with SIGKILL at random moments
 /// while it writes and syncs against the real server, and restarted on the same database: the
@@ -28,28 +29,14 @@ import Testing
         get throws { try #require(SyncTestServer.adminAddress) }
     }
 
-    /// The child's rows after operations `0..<count`: the rule of `device-run`'s
-    /// `DeviceRunOperation` (every fourth operation deletes the row written two before; the
-    /// others write `c<index>` = `v<index>`).
+    /// The child's rows after operations `0..<count`, by `device-run`'s own rule.
     static func childRows(after count: Int) -> [String: String] {
         var rows: [String: String] = [:]
         for index in 0..<count {
-            if index % 4 == 3 { rows["c\(index - 2)"] = nil } else { rows["c\(index)"] = "v\(index)" }
+            let operation = DeviceRunOperation(index: index)
+            rows[operation.key] = operation.value
         }
         return rows
-    }
-
-    /// The digest `device-run` prints of its rows: FNV-1a (64-bit) over the sorted
-    /// `key=value` lines, in hex.
-    static func digest(_ rows: [String: String]) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for line in rows.map({ "\($0.key)=\($0.value)\n" }).sorted() {
-            for byte in line.utf8 {
-                hash ^= UInt64(byte)
-                hash &*= 0x0000_0100_0000_01b3
-            }
-        }
-        return String(hash, radix: 16)
     }
 
     /// Every row of the `plain` collection read through `connection`, by key.
@@ -66,7 +53,7 @@ import Testing
     /// A random write of the in-process device on its own keys (`p0`…`p7`; a quarter are
     /// deletes), recorded in `model`, so that the child has rows to pull while it is killed.
     static func parentWrite(
-        _ device: TestDevice, step: Int, random: inout SeededGenerator, model: inout [String: String]
+        _ device: TestDevice, step: Int, random: inout SplitMix64, model: inout [String: String]
     ) throws {
         let key = "p\(Int.random(in: 0..<8, using: &random))"
         let value: String? = Int.random(in: 0..<4, using: &random) == 0 ? nil : "parent \(step)"
@@ -75,7 +62,7 @@ import Testing
     }
 
     @Test func aChildKilledMidUploadAndMidPullConverges() async throws {
-        var random = SeededGenerator(seed: 2_609)
+        var random = SplitMix64(state: 2_609)
         let first = try TestDevice(directory: directory.url, name: "parent", key: .random(epoch: 1), space: UUID())
         try await SyncTestServer.schemaReady()
         let credentials = try await SyncSetup.createSpace(replica: first.replica, admin: try admin, logger: logger)
@@ -90,7 +77,7 @@ import Testing
 
     /// The kill test's body: runs of the child killed at random (three, ten with `STRESS=1`), a
     /// last one left to finish, then convergence of both devices with the model.
-    func run(parent: TestDevice, random: inout SeededGenerator) async throws {
+    func run(parent: TestDevice, random: inout SplitMix64) async throws {
         let file = try await SyncSetup.enrollDevice(
             from: parent.replica, passphrase: Data(Self.passphrase.utf8), parameters: EngineEndToEndTests.cheap,
             logger: logger)
@@ -151,7 +138,7 @@ import Testing
         }
         var expected = Self.childRows(after: operations)
         expected.merge(parentModel) { _, parent in parent }
-        let digest = Self.digest(expected)
+        let digest = DeviceRunOperation.digest(expected)
         try await child.wait(for: "the model's rows (digest \(digest)) with nothing queued", timeout: .seconds(30)) {
             child in
             child.last("state ").map { $0.hasSuffix(" 0 \(digest)") } ?? false

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import CofferSync
+@testable import coffer_sync
 
 /// Capture, remote apply and uploads of ``SyncReplica`` between devices exchanging sealed rows
 /// through a ``RowRelay`` (no engine, no server): merge, tombstones, echo, rollback, tampering,
@@ -307,7 +308,7 @@ import Testing
     /// latest timestamp per key (the model), with nothing lost and no tombstone resurrected.
     @Test(arguments: [1, 2, 3, 4, 5, 6])
     func randomRunsConvergeOnTheModel(seed: UInt64) throws {
-        var random = SeededGenerator(seed: seed)
+        var random = SplitMix64(state: seed)
         let devices = try (0..<3).map { try device("d\($0)") }
         let keys = ["a", "b", "c", "d"]
         var model: [String: (timestamp: HybridTimestamp, text: String?)] = [:]
@@ -338,18 +339,5 @@ import Testing
             #expect(try device.notes() == expected)
             #expect(try device.replica.queuedCount() == 0)
         }
-    }
-}
-
-/// SplitMix64: a small, seedable generator so random runs repeat.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
