@@ -31,23 +31,11 @@ public struct UploadBatch: Sendable {
     /// upload, at most `bytes` bytes of ciphertext; the operations that need no upload go with
     /// the first.
     func chunked(_ size: Int, bytes: Int = .max) -> [UploadBatch] {
-        var batches: [UploadBatch] = []
-        var current: [PreparedUpload] = []
-        var currentBytes = 0
-        for upload in uploads {
-            let length = upload.row.ciphertext.count
-            if !current.isEmpty && (current.count >= size || currentBytes + length > bytes) {
-                batches.append(UploadBatch(uploads: current, settled: batches.isEmpty ? settled : []))
-                current = []
-                currentBytes = 0
-            }
-            current.append(upload)
-            currentBytes += length
+        let runs = uploads.runs(count: size, bytes: bytes) { $0.row.ciphertext.count }
+        guard !runs.isEmpty else { return [self] }
+        return runs.enumerated().map { index, run in
+            UploadBatch(uploads: Array(run), settled: index == 0 ? settled : [])
         }
-        if !current.isEmpty || batches.isEmpty {
-            batches.append(UploadBatch(uploads: current, settled: batches.isEmpty ? settled : []))
-        }
-        return batches
     }
 }
 

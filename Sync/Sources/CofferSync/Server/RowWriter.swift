@@ -33,20 +33,7 @@ enum RowWriter {
     /// `rows` cut, in order, into runs of at most ``statementBytes`` bytes of ciphertext past
     /// their first row, one ``upsert(_:space:on:logger:)`` each.
     static func chunks(_ rows: [ServerRow]) -> [ArraySlice<ServerRow>] {
-        var chunks: [ArraySlice<ServerRow>] = []
-        var start = rows.startIndex
-        var bytes = 0
-        for index in rows.indices {
-            let length = rows[index].ciphertext.count
-            if index > start && bytes + length > statementBytes {
-                chunks.append(rows[start..<index])
-                start = index
-                bytes = 0
-            }
-            bytes += length
-        }
-        if start < rows.endIndex { chunks.append(rows[start...]) }
-        return chunks
+        rows.runs(bytes: statementBytes) { $0.ciphertext.count }
     }
 }
 
