@@ -14,11 +14,7 @@ extension CofferRawSuite {
         let records = context.records
         let keys = records.updateIndexes.map { User.key(index: $0) }
         let values = records.updateValues.dataArray()
-        let readKeys = records.readKeyStrings
-        let chunkSize = ConcurrentRun.readsPerTransaction
-        let chunks = stride(from: 0, to: readKeys.count, by: chunkSize).map {
-            Array(readKeys[$0..<min($0 + chunkSize, readKeys.count)])
-        }
+        let chunks = ConcurrentRun.readChunks(records.readKeyStrings)
         let collection = Records.collection
         var results: [WorkloadResult] = []
         for readers in context.options.concurrencyReaders {

@@ -11,11 +11,7 @@ extension CofferSuite {
     func measureConcurrency(_ database: Database, context: SuiteContext) throws -> [WorkloadResult] {
         let records = context.records
         let updates = records.updates
-        let keys = records.readKeyStrings
-        let chunkSize = ConcurrentRun.readsPerTransaction
-        let chunks = stride(from: 0, to: keys.count, by: chunkSize).map {
-            Array(keys[$0..<min($0 + chunkSize, keys.count)])
-        }
+        let chunks = ConcurrentRun.readChunks(records.readKeyStrings)
         let collection = Records.collection
         var results: [WorkloadResult] = []
         for readers in context.options.concurrencyReaders {

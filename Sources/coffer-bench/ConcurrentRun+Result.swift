@@ -4,6 +4,14 @@ extension ConcurrentRun {
     /// Point reads per reader transaction in W10 (keys taken in turn from the W3 sequence).
     static let readsPerTransaction = 1000
 
+    /// `keys` in consecutive slices of `readsPerTransaction` (the last may be shorter): one reader
+    /// transaction's reads each.
+    static func readChunks(_ keys: [String]) -> [[String]] {
+        stride(from: 0, to: keys.count, by: readsPerTransaction).map {
+            Array(keys[$0..<min($0 + readsPerTransaction, keys.count)])
+        }
+    }
+
     /// The reader's slices of the W3 key sequence, `readsPerTransaction` keys each, and where reader `index` of
     /// `readers` starts in them (readers start spread out, so they do not read the same pages in lockstep).
     static func startChunk(reader index: Int, readers: Int, chunkCount: Int) -> Int {
