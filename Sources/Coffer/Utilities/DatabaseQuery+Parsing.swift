@@ -47,7 +47,9 @@ extension DatabaseQuery {
         guard !function.allSatisfy(\.isWhitespace) else {
             throw DatabaseError.invalidQuery("the aggregate function is empty")
         }
-        guard try placeholderOffsets(in: Array(function.unicodeScalars)).isEmpty else {
+        // The rest of the statement follows the function: a `--` comment left open would swallow
+        // it, filter and placeholders with it.
+        guard try placeholderOffsets(in: Array(function.unicodeScalars), textFollows: true).isEmpty else {
             throw DatabaseError.invalidQuery("the aggregate function cannot take placeholders")
         }
     }
@@ -66,8 +68,8 @@ extension DatabaseQuery {
     ///
     /// Also the one place a format is vetted: no `;` anywhere (even in a literal: values belong in
     /// arguments), no NUL, no `?NNN`, `:name`, `@name`, `#name` or `$name` parameters, no unterminated
-    /// quote or comment.
-    static func placeholderOffsets(in scalars: [Unicode.Scalar]) throws -> [Int] {
+    /// quote or comment — and, when `textFollows`, no `--` comment running to the end.
+    static func placeholderOffsets(in scalars: [Unicode.Scalar], textFollows: Bool = false) throws -> [Int] {
         if scalars.contains(";") {
             throw DatabaseError.invalidQuery("a query format cannot contain ';' (one statement only)")
         }
@@ -87,6 +89,10 @@ extension DatabaseQuery {
                 index = try skipQuoted(scalars, from: index, closing: "]")
             case "-" where next(scalars, index) == "-":
                 while index < scalars.count && scalars[index] != "\n" { index += 1 }
+                if textFollows && index == scalars.count {
+                    throw DatabaseError.invalidQuery(
+                        "a -- comment in the aggregate function must end with a line break")
+                }
             case "/" where next(scalars, index) == "*":
                 index += 2
                 while index < scalars.count && !(scalars[index] == "*" && next(scalars, index) == "/") { index += 1 }

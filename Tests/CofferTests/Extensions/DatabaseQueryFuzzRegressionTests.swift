@@ -18,6 +18,17 @@ extension Extensions {
             #expect(code { _ = try DatabaseQuery.aggregate("SUM(a)\0", format: "") } == .invalidQuery)
         }
 
+        /// The query's filter follows the aggregate function, so a `--` comment that runs to the
+        /// function's end swallowed it, placeholders and all (`SELECT 7 --… FROM t ?`: no
+        /// parameter for SQLite, one bound by Coffer).
+        @Test func anAggregateFunctionEndingInALineCommentIsRefused() {
+            #expect(code { _ = try DatabaseQuery.aggregate("7--x", format: "?!)", 1) } == .invalidQuery)
+            #expect(
+                code { _ = try DatabaseQuery.aggregate("COUNT(*) -- all", format: "WHERE a = ?", 1) } == .invalidQuery)
+            #expect(code { _ = try DatabaseQuery.aggregate("COUNT(*) -- all\n", format: "WHERE a = ?", 1) } == nil)
+            #expect(code { _ = try DatabaseQuery(format: "WHERE a = ? -- the last line", 1) } == nil)
+        }
+
         /// SQLite reads `#name` as a named parameter, like `:name`, `@name` and `$name`.
         @Test func hashNamedParametersAreRefused() {
             #expect(code { _ = try DatabaseQuery.aggregate("#VG(salary)", format: "") } == .invalidQuery)
