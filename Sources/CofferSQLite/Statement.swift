@@ -29,6 +29,12 @@ package final class Statement {
     /// Parameters start at 1. Kept apart from the text, so that checking it on every binding
     /// copies no string.
     @exclusivity(unchecked) private var keptIndex: Int32 = 0
+    /// Parameters 1…64 known to hold NULL (bit `index - 1`): binding NULL there again is skipped.
+    ///
+    /// A row write binds a nil metadata and unbinds its lent values on every row; each
+    /// `sqlite3_bind_null` takes SQLite's mutexes. Set only by this statement's own NULL
+    /// bindings, cleared by any other binding of the parameter (all go through `noteBinding`).
+    @exclusivity(unchecked) private var nullParameters: UInt64 = 0
 
     init(handle: OpaquePointer, connection: SQLiteConnection, sql: String) {
         self.handle = handle
@@ -44,14 +50,14 @@ package final class Statement {
 
     /// Binds a 64-bit integer to parameter `index`.
     package func bind(_ value: Int64, at index: Int32) throws {
-        forgetKept(at: index)
-        try connection.check(sqlite3_bind_int64(handle, index, value), sql: sql)
+        noteBinding(at: index)
+        try check(sqlite3_bind_int64(handle, index, value))
     }
 
     /// Binds a double to parameter `index`.
     package func bind(_ value: Double, at index: Int32) throws {
-        forgetKept(at: index)
-        try connection.check(sqlite3_bind_double(handle, index, value), sql: sql)
+        noteBinding(at: index)
+        try check(sqlite3_bind_double(handle, index, value))
     }
 
     /// Binds UTF-8 text to parameter `index` and keeps it bound for later steps: binding the same
@@ -75,10 +81,27 @@ package final class Statement {
         return unsafeBitCast(lhs, to: (UInt64, UInt64).self) == unsafeBitCast(rhs, to: (UInt64, UInt64).self)
     }
 
-    /// Forgets the kept text when parameter `index` is about to be bound to something else.
+    /// Forgets what is known of parameter `index` (its kept text, its NULL) when it is about to
+    /// be bound to something else.
     @inline(__always)
-    private func forgetKept(at index: Int32) {
+    private func noteBinding(at index: Int32) {
         if keptIndex == index { keptIndex = 0 }
+        nullParameters &= ~Self.bit(index)
+    }
+
+    /// Parameter `index`'s bit in `nullParameters`; 0 past the 64th.
+    @inline(__always)
+    private static func bit(_ index: Int32) -> UInt64 {
+        index >= 1 && index <= 64 ? 1 << UInt64(index - 1) : 0
+    }
+
+    /// Throws the connection's error for a binding's result code other than `SQLITE_OK`.
+    ///
+    /// Reaches the connection only on failure: the unowned reference costs a strong retain per
+    /// use, and binding is on every row's path.
+    @inline(__always)
+    private func check(_ rc: Int32) throws {
+        guard rc == SQLITE_OK else { throw connection.makeError(rc, sql: sql) }
     }
 
     /// Binds UTF-8 text to parameter `index` (SQLite copies it).
@@ -101,8 +124,8 @@ package final class Statement {
     private func bindText(
         _ text: UnsafePointer<CChar>, count: Int, at index: Int32, _ destructor: sqlite3_destructor_type?
     ) throws {
-        forgetKept(at: index)
-        try connection.check(sqlite3_bind_text(handle, index, text, Int32(clamping: count), destructor), sql: sql)
+        noteBinding(at: index)
+        try check(sqlite3_bind_text(handle, index, text, Int32(clamping: count), destructor))
     }
 
     /// Binds a blob; a nil `destructor` (SQLITE_STATIC) binds the bytes in place.
@@ -111,17 +134,21 @@ package final class Statement {
     private func bindBlob(
         _ bytes: UnsafeRawBufferPointer, at index: Int32, _ destructor: sqlite3_destructor_type?
     ) throws {
-        forgetKept(at: index)
+        noteBinding(at: index)
         let rc = sqlite3_bind_blob(
             handle, index, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(clamping: bytes.count),
             destructor)
-        try connection.check(rc, sql: sql)
+        try check(rc)
     }
 
-    /// Binds NULL to parameter `index`.
+    /// Binds NULL to parameter `index` (nothing to do when it holds NULL from this statement's
+    /// last binding of it).
     package func bindNull(at index: Int32) throws {
-        forgetKept(at: index)
-        try connection.check(sqlite3_bind_null(handle, index), sql: sql)
+        if keptIndex == index { keptIndex = 0 }
+        let bit = Self.bit(index)
+        guard nullParameters & bit == 0 else { return }
+        try check(sqlite3_bind_null(handle, index))
+        nullParameters |= bit
     }
 
     /// Runs `body` with `value` bound to parameter `index` in place, without SQLite's copy, then
@@ -155,9 +182,9 @@ package final class Statement {
     /// Binds NULL where a lent value was, resetting the statement first if `body` left it
     /// stepping (SQLite refuses to bind then, and the pointer would stay).
     private func unbind(at index: Int32) {
-        forgetKept(at: index)
+        noteBinding(at: index)
         if sqlite3_stmt_busy(handle) != 0 { sqlite3_reset(handle) }
-        sqlite3_bind_null(handle, index)
+        if sqlite3_bind_null(handle, index) == SQLITE_OK { nullParameters |= Self.bit(index) }
     }
 
     /// Binds any supported Swift value (Int/Int64/Double/Bool/String/Data/Date/nil).

@@ -289,6 +289,13 @@ struct RowChange {
         }
     }
 
+    /// A whole-row write whose sibling caches drop both values (the containment policies).
+    init(evictingBothInserted inserted: Bool) {
+        objectTag = .evict
+        metadataTag = .evict
+        self.inserted = inserted
+    }
+
     /// Takes a later whole-row write: its two updates replace these; `inserted` stays true once set.
     mutating func overwrite(with later: RowChange) {
         let inserted = self.inserted || later.inserted
@@ -410,6 +417,12 @@ struct PendingChanges {
     mutating func recordWrite(_ ck: CollectionKey, object: CacheUpdate, metadata: CacheUpdate, inserted: Bool) {
         if flushWriteCounts != nil { flushWriteCounts?[ck, default: 0] += 1 }
         pendingWrites.append((ck, RowChange(object: object, metadata: metadata, inserted: inserted)))
+    }
+
+    /// Records a whole-row write under the containment policies: sibling caches drop both values.
+    mutating func recordEvictingWrite(_ ck: CollectionKey, inserted: Bool) {
+        if flushWriteCounts != nil { flushWriteCounts?[ck, default: 0] += 1 }
+        pendingWrites.append((ck, RowChange(evictingBothInserted: inserted)))
     }
 
     /// Changes the record of one row in place (replacing one value, touching).

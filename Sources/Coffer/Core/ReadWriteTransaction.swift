@@ -161,19 +161,24 @@ public final class ReadWriteTransaction: ReadTransaction {
                 : hookRow
             try runHooks(hooks) { hook in try inserted ? hook.didInsert(finalRow) : hook.didUpdate(finalRow) }
         }
-        let objectUpdate: CacheUpdate
-        if let objectReadBack {
-            objectUpdate = CacheUpdate.forWrite(objectReadBack, policy: config.objectPolicy)
+        if config.objectPolicy == .containment && config.metadataPolicy == .containment {
+            // The default policies: the record is two tags, no update values to build and copy.
+            changes.recordEvictingWrite(ck, inserted: inserted)
         } else {
-            objectUpdate = CacheUpdate.forWrite(object, policy: config.objectPolicy)
+            let objectUpdate: CacheUpdate
+            if let objectReadBack {
+                objectUpdate = CacheUpdate.forWrite(objectReadBack, policy: config.objectPolicy)
+            } else {
+                objectUpdate = CacheUpdate.forWrite(object, policy: config.objectPolicy)
+            }
+            let metadataUpdate: CacheUpdate
+            if let metadataReadBack {
+                metadataUpdate = CacheUpdate.forWrite(metadataReadBack, policy: config.metadataPolicy)
+            } else {
+                metadataUpdate = CacheUpdate.forWrite(metadata, policy: config.metadataPolicy)
+            }
+            changes.recordWrite(ck, object: objectUpdate, metadata: metadataUpdate, inserted: inserted)
         }
-        let metadataUpdate: CacheUpdate
-        if let metadataReadBack {
-            metadataUpdate = CacheUpdate.forWrite(metadataReadBack, policy: config.metadataPolicy)
-        } else {
-            metadataUpdate = CacheUpdate.forWrite(metadata, policy: config.metadataPolicy)
-        }
-        changes.recordWrite(ck, object: objectUpdate, metadata: metadataUpdate, inserted: inserted)
         if let postSanitize = config.objectPostSanitizer { postSanitize(ck.collection, ck.key, copy object) }
         if let postSanitize = config.metadataPostSanitizer, let value = copy metadata {
             postSanitize(ck.collection, ck.key, value)
