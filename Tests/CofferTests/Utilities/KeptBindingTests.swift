@@ -3,6 +3,8 @@ import CofferTestSupport
 import Foundation
 import Testing
 
+/// What a statement remembers of its bindings, and when it must forget it.
+///
 /// `Statement.bindKept`: a kept text stays bound across steps, is replaced by other text, and is
 /// forgotten when the parameter is bound any other way. The same for a NULL the statement knows
 /// a parameter holds (binding NULL there again is skipped).
