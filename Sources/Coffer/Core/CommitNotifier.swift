@@ -63,8 +63,11 @@ final class CommitNotifier: Sendable {
             let batch = self.pending.withLock { pending -> [Changeset] in
                 pending.isScheduled = false
                 pending.lastDelivery = .now()
-                defer { pending.changesets = [] }
-                return pending.changesets
+                let batch = pending.changesets
+                // New storage of the same capacity, allocated here rather than by the committing
+                // thread's next append.
+                pending.changesets.removeAll(keepingCapacity: true)
+                return batch
             }
             for changeset in batch {
                 NotificationCenter.default.post(

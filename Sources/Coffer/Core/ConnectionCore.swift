@@ -12,7 +12,8 @@ final class ConnectionCore: @unchecked Sendable {
     /// The connection's handle; replaced when a key rotation swapped the file.
     var sqlite: SQLiteConnection
     /// The keying generation `sqlite` was opened with.
-    var handleGeneration: UInt64
+    // Unchecked like `snapshot` below: compared at every transaction's begin.
+    @exclusivity(unchecked) var handleGeneration: UInt64
     /// Nesting depth of ``withAccess(_:)``: the gate is held while it is above zero.
     @exclusivity(unchecked) var accessDepth = 0
     // Unchecked: every cached read mutates its cache (recency, statistics), always on the

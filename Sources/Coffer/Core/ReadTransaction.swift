@@ -31,15 +31,19 @@ public class ReadTransaction {
     // Unchecked: set once, by `invalidate()` on the connection's queue after the closure returned;
     // read by every call, where the dynamic check cost more than the check itself.
     @exclusivity(unchecked) private(set) var isActive = true
+    // Unchecked, the four extension fields: read at every row write and at every begin and end,
+    // set only by the transaction's own methods on its connection's queue, each access over
+    // before any extension code runs; the dynamic checks cost more than the transaction's own
+    // bookkeeping on a small write.
     /// The extensions registered when the transaction began (and those it registered), in
     /// registration order.
-    var extensionEntries: [ExtensionRegistry.Entry]
+    @exclusivity(unchecked) var extensionEntries: [ExtensionRegistry.Entry]
     /// Each extension's object for this transaction, created on first use.
-    var extensionTransactions: [String: any ExtensionTransaction] = [:]
+    @exclusivity(unchecked) var extensionTransactions: [String: any ExtensionTransaction] = [:]
     /// The answer of ``hookReceivers(forCollection:)`` for the collection it was last asked about.
-    var keptHookReceivers: (collection: String, receivers: [any ExtensionTransaction])?
+    @exclusivity(unchecked) var keptHookReceivers: (collection: String, receivers: [any ExtensionTransaction])?
     /// The contexts handed to the extensions' objects, which close their memory views with the transaction.
-    var extensionContexts: [ExtensionContext] = []
+    @exclusivity(unchecked) var extensionContexts: [ExtensionContext] = []
 
     init(connection: Connection, core: ConnectionCore, snapshot: UInt64) {
         self.connection = connection

@@ -14,17 +14,20 @@ public final class ReadWriteTransaction: ReadTransaction {
     // every write and at the commit on the connection's queue.
     @exclusivity(unchecked) private var completions: [(DispatchQueue?, @Sendable () -> Void)] = []
     @exclusivity(unchecked) var isRolledBack = false
+    // Unchecked, these four, like the extension fields of `ReadTransaction`: read at every commit,
+    // set by single statements on the connection's queue.
     /// The error of a failed extension hook: the transaction then rolls back and throws it.
-    var doomingError: (any Error)?
+    @exclusivity(unchecked) var doomingError: (any Error)?
     /// Extensions this transaction unregistered (with their dependents), told once the commit is done.
-    var unregisteredImplementations: [(name: String, implementation: any DatabaseExtension)] = []
+    @exclusivity(unchecked) var unregisteredImplementations: [(name: String, implementation: any DatabaseExtension)] =
+        []
     /// Their names, for the changeset.
     var unregisteredExtensions: Set<String> { Set(unregisteredImplementations.map(\.name)) }
     /// Extensions this transaction registered: the commit makes a new snapshot for them.
-    var registeredExtensions: [ExtensionRegistration] = []
+    @exclusivity(unchecked) var registeredExtensions: [ExtensionRegistration] = []
 
     /// A value delivered with this commit's ``Changeset`` (YapDatabase's custom notification object).
-    public var notificationCustomObject: (any Sendable)?
+    @exclusivity(unchecked) public var notificationCustomObject: (any Sendable)?
 
     /// Discards every change of this transaction when its closure returns; further writes throw.
     public func rollback() {

@@ -6,9 +6,12 @@ import Foundation
 /// Dispatch runs `sync` blocks on the calling thread, so a thread-local record follows a
 /// transaction through every nested synchronous call it makes.
 enum TransactionGuard {
+    /// One thread's record.
     final class Frame {
-        var connections: [UInt64] = []
-        var writing = 0
+        // Unchecked: a frame belongs to one thread, and every access is a single statement that
+        // calls out to nothing, at every transaction's begin and end.
+        @exclusivity(unchecked) var connections: [UInt64] = []
+        @exclusivity(unchecked) var writing = 0
     }
 
     private static let key: pthread_key_t = {
