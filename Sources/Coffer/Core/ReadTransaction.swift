@@ -170,7 +170,10 @@ public class ReadTransaction {
     final func cachedObjectSlot(forKey key: String, inCollection collection: String?) throws -> Int32? {
         try checkActive()
         guard core.config.objectCacheEnabled else { return nil }
-        return core.objectCache.touch(CollectionKey(collection: collection ?? "", key: key))
+        // Not `collection ?? ""`, which returns an owned copy: a key built from it owns both
+        // strings (a retain and a release each), one built from the borrowed strings borrows them.
+        guard let collection else { return core.objectCache.touch(CollectionKey(collection: "", key: key)) }
+        return core.objectCache.touch(CollectionKey(collection: collection, key: key))
     }
 
     /// What ``uncachedBytes(forKey:inCollection:)`` found.
