@@ -20,7 +20,7 @@ final class ConnectionCore: @unchecked Sendable {
     // connection's queue and never while user code runs, so the dynamic check would only tax
     // the hottest path there is.
     // Usable from inline code: a cached typed read is specialized in its caller.
-    @usableFromInline @exclusivity(unchecked) var objectCache: Cache<CollectionKey, any Sendable>
+    @usableFromInline @exclusivity(unchecked) var objectCache: Cache<CollectionKey, CachedObject>
     @exclusivity(unchecked) var metadataCache: Cache<CollectionKey, (any Sendable)?>
     // Unchecked like the caches: read by every cached read, changed only by `applySettings` on
     // the connection's queue.
@@ -276,9 +276,9 @@ final class ConnectionCore: @unchecked Sendable {
         case .touch: break
         case .evict: objectCache.removeValue(forKey: ck)
         case .set(let value):
-            if objectCache.contains(ck), let value { objectCache.setValue(value, forKey: ck) }
+            if objectCache.contains(ck), let value { objectCache.setObject(value, forKey: ck) }
         case .copy(let value):
-            if objectCache.contains(ck) { objectCache.setValue(value.copy(), forKey: ck) }
+            if objectCache.contains(ck) { objectCache.setObject(value.copy(), forKey: ck) }
         }
     }
 

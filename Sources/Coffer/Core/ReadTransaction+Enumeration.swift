@@ -184,9 +184,9 @@ extension ReadTransaction {
     }
 
     func cachedObject(_ ck: CollectionKey, _ stmt: Statement, column: Int32) throws -> any Sendable {
-        if core.config.objectCacheEnabled, let cached = core.objectCache.value(forKey: ck) { return cached }
+        if core.config.objectCacheEnabled, let cached = core.objectCache.object(forKey: ck) { return cached }
         let object = try decodeObject(stmt.data(column) ?? Data(), ck)
-        if core.config.objectCacheEnabled { core.objectCache.setValue(object, forKey: ck) }
+        if core.config.objectCacheEnabled { core.objectCache.setObject(object, forKey: ck) }
         return object
     }
 

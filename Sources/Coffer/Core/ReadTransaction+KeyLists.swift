@@ -61,7 +61,7 @@ extension ReadTransaction {
         var missing: [CollectionKey: [Int]] = [:]
         for (index, key) in keys.enumerated() {
             let ck = CollectionKey(collection: collection, key: key)
-            let object = wantObject && core.config.objectCacheEnabled ? core.objectCache.value(forKey: ck) : nil
+            let object = wantObject && core.config.objectCacheEnabled ? core.objectCache.object(forKey: ck) : nil
             let metadata = wantMetadata && core.config.metadataCacheEnabled ? core.metadataCache.value(forKey: ck) : nil
             if (!wantObject || object != nil) && (!wantMetadata || metadata != nil) {
                 if try report(index, object, metadata ?? nil) { return }
@@ -91,11 +91,11 @@ extension ReadTransaction {
                 var object: (any Sendable)?
                 var metadata: (any Sendable)?
                 if wantObject {
-                    if core.config.objectCacheEnabled, let cached = core.objectCache.value(forKey: ck) {
+                    if core.config.objectCacheEnabled, let cached = core.objectCache.object(forKey: ck) {
                         object = cached
                     } else {
                         let decoded = try decodeObject(data ?? Data(), ck)
-                        if core.config.objectCacheEnabled { core.objectCache.setValue(decoded, forKey: ck) }
+                        if core.config.objectCacheEnabled { core.objectCache.setObject(decoded, forKey: ck) }
                         object = decoded
                     }
                 }

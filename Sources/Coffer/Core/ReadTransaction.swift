@@ -145,14 +145,12 @@ public class ReadTransaction {
         // Inlined into the caller (hence final: a class method is otherwise called through the
         // vtable), so that this code is specialized for T: the generic version looks up
         // `Optional<T>`'s metadata at run time on every call. A cache hit of exactly T is a
-        // comparison of metadata pointers and one copy of the value, read where the cache keeps it.
+        // comparison of metadata pointers and one copy of the value, read where its box keeps it.
         var other: (any Sendable)?
         if let slot = try cachedObjectSlot(forKey: key, inCollection: collection) {
-            let typed: T? = core.objectCache.withValue(atSlot: slot) { value in
-                if Self.isExactly(value, T.self) {
-                    return Self.reinterpret(value, as: T.self)
-                }
-                other = copy value
+            let typed: T? = core.objectCache.withValue(atSlot: slot) { box in
+                if let value = box.value(ifExactly: T.self) { return value }
+                other = box.object
                 return nil
             }
             // Consumed, not copied: a copy of `T?` and its destruction cost as much as the read.
@@ -168,19 +166,6 @@ public class ReadTransaction {
         return try object(forKey: key, inCollection: collection, as: type, cached: other)
     }
 
-    /// Whether `value`'s dynamic type is exactly `T`: a comparison of metadata pointers (an
-    /// existential argument is opened at the call, where `type(of:)` copies it first).
-    @inlinable
-    static func isExactly<Value, T>(_ value: Value, _ type: T.Type) -> Bool {
-        ObjectIdentifier(Value.self) == ObjectIdentifier(T.self)
-    }
-
-    /// `value`, whose dynamic type is `T`, as `T` (an existential argument is opened at the call).
-    @inlinable
-    static func reinterpret<Value, T>(_ value: Value, as type: T.Type) -> T {
-        unsafeBitCast(value, to: T.self)
-    }
-
     /// The cache slot of the object cached for `key` in `collection`, marked most recently used,
     /// when this connection's object cache is on and holds one (counting a hit or a miss); read it
     /// at once with `Cache.withValue(atSlot:_:)`.
@@ -189,7 +174,10 @@ public class ReadTransaction {
     final func cachedObjectSlot(forKey key: String, inCollection collection: String?) throws -> Int32? {
         try checkActive()
         guard core.config.objectCacheEnabled else { return nil }
-        return core.objectCache.touch(CollectionKey(collection: collection ?? "", key: key))
+        // Not `collection ?? ""`, which returns an owned copy: a key built from it owns both
+        // strings (a retain and a release each), one built from the borrowed strings borrows them.
+        guard let collection else { return core.objectCache.touch(CollectionKey(collection: "", key: key)) }
+        return core.objectCache.touch(CollectionKey(collection: collection, key: key))
     }
 
     /// What ``uncachedBytes(forKey:inCollection:)`` found.
@@ -222,7 +210,7 @@ public class ReadTransaction {
     func cachedObject(forKey key: String, inCollection collection: String?) throws -> (any Sendable)? {
         try checkActive()
         guard core.config.objectCacheEnabled else { return nil }
-        return core.objectCache.value(forKey: CollectionKey(collection: collection ?? "", key: key))
+        return core.objectCache.object(forKey: CollectionKey(collection: collection ?? "", key: key))
     }
 
     /// The typed read past the cache hit of the inlined `object(forKey:inCollection:as:)`: `cached` is what
@@ -257,7 +245,7 @@ public class ReadTransaction {
     private func loadObject(_ ck: CollectionKey) throws -> (any Sendable)? {
         guard let data = try fetchColumn(SQL.dataForKey, ck) else { return nil }
         let object = try decodeObject(data, ck)
-        if core.config.objectCacheEnabled { core.objectCache.setValue(object, forKey: ck) }
+        if core.config.objectCacheEnabled { core.objectCache.setObject(object, forKey: ck) }
         return object
     }
 

@@ -153,7 +153,9 @@ public final class ReadWriteTransaction: ReadTransaction {
         changes.hasDiskChanges = true
         // The caches hold the new values before the did-hooks run, so a hook that reads the row
         // back through the transaction (a filtered view, say) sees what was written.
-        if core.config.objectCacheEnabled { core.objectCache.setValue(Self.either(objectReadBack, object), forKey: ck) }
+        if core.config.objectCacheEnabled {
+            core.objectCache.setObject(Self.either(objectReadBack, object), forKey: ck)
+        }
         if core.config.metadataCacheEnabled {
             core.metadataCache.setValue(Self.either(metadataReadBack, metadata), forKey: ck)
         }
@@ -225,7 +227,7 @@ public final class ReadWriteTransaction: ReadTransaction {
         }
         core.mutationCount &+= 1
         changes.hasDiskChanges = true
-        if core.config.objectCacheEnabled { core.objectCache.setValue(cached, forKey: ck) }
+        if core.config.objectCacheEnabled { core.objectCache.setObject(cached, forKey: ck) }
         try runHooks(hooks) { hook in try hook.didReplaceObject(row) }
         let objectUpdate = CacheUpdate.forWrite(cached, policy: config.objectPolicy)
         changes.updateRow(ck) { $0.object = objectUpdate }
