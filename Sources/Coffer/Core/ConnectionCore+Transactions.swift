@@ -10,13 +10,13 @@ extension ConnectionCore {
     }
 
     private func performReadInside<T>(_ connection: Connection, _ block: (ReadTransaction) throws -> T) throws -> T {
-        applySettings(connection.status.withLock { $0.config })
         if inLongLivedRead {
+            applySettings(connection.status.withLock { $0.config })
             let tx = ReadTransaction(connection: connection, core: self, snapshot: snapshot)
             defer { tx.invalidate() }
             return try block(tx)
         }
-        try beginRead(connection)
+        applySettings(try beginRead(connection))
         defer { endRead(connection) }
         let tx = ReadTransaction(connection: connection, core: self, snapshot: snapshot)
         defer { tx.invalidate() }
@@ -24,7 +24,10 @@ extension ConnectionCore {
     }
 
     /// `BEGIN`, then pin SQLite's snapshot, then catch up to it.
-    func beginRead(_ connection: Connection) throws {
+    ///
+    /// - Returns: the connection's settings, read under the lock that publishes the pinned
+    ///   snapshot (they matter only to the caches, so one lock serves both).
+    func beginRead(_ connection: Connection) throws -> ConnectionConfig {
         try mapSQLite { try sqlite.cachedStatement(SQL.beginRead).run() }
         do {
             catchUp(to: try pinReadSnapshot())
@@ -33,7 +36,10 @@ extension ConnectionCore {
             throw error
         }
         let snapshot = snapshot
-        connection.status.withLock { $0.transactionSnapshot = snapshot }
+        return connection.status.withLock {
+            $0.transactionSnapshot = snapshot
+            return $0.config
+        }
     }
 
     func endRead(_ connection: Connection) {
@@ -65,7 +71,6 @@ extension ConnectionCore {
                 metadata: ["connection": "\(id)"])
             stashedChangesets += endLongLivedRead(connection)
         }
-        applySettings(connection.status.withLock { $0.config })
         // `BEGIN IMMEDIATE` pins the newest commit, and writers run one at a time, each publishing
         // its snapshot before the next begins: the database's snapshot is the one pinned.
         try mapSQLite { try sqlite.cachedStatement(SQL.beginWrite).run() }
@@ -78,7 +83,12 @@ extension ConnectionCore {
         if database.options.multiProcessSupport { totalChangesAtBegin = sqlite.totalChanges }
         let startSnapshot = database.snapshot
         catchUp(to: startSnapshot)
-        connection.status.withLock { $0.transactionSnapshot = startSnapshot }
+        // One lock both pins the snapshot and reads the settings, which only the caches use.
+        applySettings(
+            connection.status.withLock {
+                $0.transactionSnapshot = startSnapshot
+                return $0.config
+            })
         defer { connection.status.withLock { $0.transactionSnapshot = nil } }
 
         let tx = ReadWriteTransaction(connection: connection, core: self, snapshot: startSnapshot)

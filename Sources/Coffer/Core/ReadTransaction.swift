@@ -49,8 +49,9 @@ public class ReadTransaction {
         self.connection = connection
         self.core = core
         self.snapshot = snapshot
-        self.configs = connection.database.configSnapshot()
-        self.extensionEntries = connection.database.extensionEntries
+        let database = connection.database
+        self.configs = database.configSnapshot()
+        self.extensionEntries = database.extensionEntries
     }
 
     /// Ends the transaction's validity and releases the extensions' objects (which refer back to it).
