@@ -31,10 +31,16 @@ package final class Statement {
     @exclusivity(unchecked) private var keptIndex: Int32 = 0
     /// Parameters 1…64 known to hold NULL (bit `index - 1`): binding NULL there again is skipped.
     ///
-    /// A row write binds a nil metadata and unbinds its lent values on every row; each
-    /// `sqlite3_bind_null` takes SQLite's mutexes. Set only by this statement's own NULL
-    /// bindings, cleared by any other binding of the parameter (all go through `noteBinding`).
+    /// A row write binds a nil metadata on every row; each `sqlite3_bind_null` takes SQLite's
+    /// mutexes. Set only by this statement's own NULL bindings, cleared by any other binding of
+    /// the parameter (all go through `noteBinding`).
     @exclusivity(unchecked) private var nullParameters: UInt64 = 0
+    /// Parameters 1…64 still bound in place to lent memory that may be gone (bit `index - 1`).
+    ///
+    /// SQLite reads a parameter only when the statement steps, so `step()` binds NULL to these
+    /// first; a row path that lends the same parameters on every step rebinds them before that
+    /// and never pays for the NULL. Parameters past the 64th are unbound at once instead.
+    @exclusivity(unchecked) private var danglingParameters: UInt64 = 0
 
     init(handle: OpaquePointer, connection: SQLiteConnection, sql: String) {
         self.handle = handle
@@ -86,7 +92,9 @@ package final class Statement {
     @inline(__always)
     private func noteBinding(at index: Int32) {
         if keptIndex == index { keptIndex = 0 }
-        nullParameters &= ~Self.bit(index)
+        let others = ~Self.bit(index)
+        nullParameters &= others
+        danglingParameters &= others
     }
 
     /// Parameter `index`'s bit in `nullParameters`; 0 past the 64th.
@@ -149,17 +157,18 @@ package final class Statement {
         guard nullParameters & bit == 0 else { return }
         try check(sqlite3_bind_null(handle, index))
         nullParameters |= bit
+        danglingParameters &= ~bit
     }
 
-    /// Runs `body` with `value` bound to parameter `index` in place, without SQLite's copy, then
-    /// binds NULL there, so the statement never keeps a pointer to memory that is gone.
+    /// Runs `body` with `value` bound to parameter `index` in place, without SQLite's copy; the
+    /// statement never steps again with a pointer to memory that is gone (see `letGo(at:)`).
     ///
     /// For the per-row paths: SQLite's copy of each parameter is an allocation, a copy and a free
     /// per value, a noticeable share of a bulk insert.
     package func withLent(_ value: String, at index: Int32, _ body: () throws -> Void) throws {
         try value.withCString { pointer in
             try bindText(pointer, count: value.utf8.count, at: index, nil)
-            defer { unbind(at: index) }
+            defer { letGo(at: index) }
             try body()
         }
     }
@@ -174,17 +183,34 @@ package final class Statement {
         }
         try value.withUnsafeBytes { raw in
             try bindBlob(raw, at: index, nil)
-            defer { unbind(at: index) }
+            defer { letGo(at: index) }
             try body()
         }
     }
 
-    /// Binds NULL where a lent value was, resetting the statement first if `body` left it
-    /// stepping (SQLite refuses to bind then, and the pointer would stay).
-    private func unbind(at index: Int32) {
-        noteBinding(at: index)
+    /// Ends a lending of parameter `index`: resets the statement if `body` left it stepping (a
+    /// stepping statement reads its parameters again), then marks the parameter dangling, to be
+    /// bound to NULL before the next step unless it is bound again first.
+    private func letGo(at index: Int32) {
         if sqlite3_stmt_busy(handle) != 0 { sqlite3_reset(handle) }
-        if sqlite3_bind_null(handle, index) == SQLITE_OK { nullParameters |= Self.bit(index) }
+        noteBinding(at: index)
+        let bit = Self.bit(index)
+        if bit == 0 {
+            _ = sqlite3_bind_null(handle, index)
+        } else {
+            danglingParameters |= bit
+        }
+    }
+
+    /// Binds NULL to every dangling parameter.
+    private func unbindDangling() {
+        var dangling = danglingParameters
+        while dangling != 0 {
+            let offset = dangling.trailingZeroBitCount
+            dangling &= dangling - 1
+            if sqlite3_bind_null(handle, Int32(offset + 1)) == SQLITE_OK { nullParameters |= 1 << UInt64(offset) }
+        }
+        danglingParameters = 0
     }
 
     /// Binds any supported Swift value (Int/Int64/Double/Bool/String/Data/Date/nil).
@@ -207,6 +233,7 @@ package final class Statement {
     /// - Throws: ``SQLiteError`` (the statement is reset first, so it can be reused).
     @discardableResult
     package func step() throws -> Bool {
+        if danglingParameters != 0 { unbindDangling() }
         let rc = sqlite3_step(handle)
         switch rc {
         case SQLITE_ROW:

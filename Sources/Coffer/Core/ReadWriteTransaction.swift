@@ -115,7 +115,9 @@ public final class ReadWriteTransaction: ReadTransaction {
             object, serialized: serializedObject, with: config.objectChain, ck, what: "object")
         let metadataData: Data?
         var metadataReadBack: EncodedValue?
-        if let value = copy metadata {
+        // Tested before the copy: copying even a nil existential goes through its type's value
+        // witnesses, and most rows have no metadata.
+        if metadata != nil, let value = copy metadata {
             (metadataData, metadataReadBack) = try stored(
                 value, serialized: serializedMetadata, with: config.metadataChain, ck, what: "metadata")
         } else {

@@ -7,7 +7,8 @@ import Testing
 ///
 /// `Statement.bindKept`: a kept text stays bound across steps, is replaced by other text, and is
 /// forgotten when the parameter is bound any other way. The same for a NULL the statement knows
-/// a parameter holds (binding NULL there again is skipped).
+/// a parameter holds (binding NULL there again is skipped), and for a parameter a lent value
+/// left dangling (bound to NULL before the next step unless bound again).
 struct KeptBindingTests {
     /// A statement selecting its two parameters (the connection must outlive it).
     private func probe(_ connection: SQLiteConnection) throws -> Statement {
@@ -105,6 +106,59 @@ struct KeptBindingTests {
         let wide = try connection.cachedStatement("SELECT ?70")
         try wide.bind("w", at: 70)
         try wide.bindNull(at: 70)
+        #expect(try firstColumn(wide) == nil)
+    }
+
+    /// A lent value's parameter is left bound to memory that goes away; the statement must read
+    /// NULL there at its next step, unless the parameter was bound again in between.
+    @Test func aLentParameterIsNullAtTheNextStepUnlessBoundAgain() throws {
+        let dir = TemporaryDirectory()
+        let connection = try SQLiteConnection(path: dir.file("lent.sqlite").path)
+        defer { withExtendedLifetime(connection) {} }
+        let statement = try probe(connection)
+        func bothColumns() throws -> [String?] {
+            defer { statement.reset() }
+            #expect(try statement.step())
+            return [0, 1].map { statement.isNull($0) ? nil : statement.text($0) }
+        }
+        // Heap-allocated values, released as soon as their lending ends.
+        func lend(_ prefix: String, at index: Int32, _ body: () throws -> Void = {}) throws {
+            try statement.withLent(String(repeating: prefix, count: 40), at: index, body)
+        }
+        try lend("a", at: 1) { try lend("b", at: 2) }
+        #expect(try bothColumns() == [nil, nil])
+
+        try lend("a", at: 1)
+        try statement.bind("bound", at: 1)
+        try lend("b", at: 2)
+        #expect(try bothColumns() == ["bound", nil])
+
+        try lend("a", at: 1)
+        try statement.bindKept("kept", at: 2)
+        #expect(try bothColumns() == [nil, "kept"])
+
+        try lend("a", at: 1)
+        try statement.bindNull(at: 1)
+        try statement.bind(Data([0x61]), at: 2)
+        #expect(try bothColumns() == [nil, "a"])
+
+        // A body that leaves the statement on a row: the lending still ends with NULL.
+        try lend("c", at: 1) { #expect((try? statement.step()) == true) }
+        #expect(try bothColumns() == [nil, "a"])
+
+        // The same value lent on every step, as a row path does, reads back each time.
+        for round in 0..<3 {
+            try statement.withLent("row \(round)", at: 1) { () throws in
+                #expect(try bothColumns() == ["row \(round)", "a"])
+            }
+        }
+        #expect(try bothColumns() == [nil, "a"])
+
+        // Parameters past the 64th are unbound at once.
+        let wide = try connection.cachedStatement("SELECT ?70")
+        try wide.withLent(String(repeating: "w", count: 40), at: 70) { () throws in
+            #expect(try firstColumn(wide) != nil)
+        }
         #expect(try firstColumn(wide) == nil)
     }
 }
