@@ -132,10 +132,10 @@ extension ConnectionCore {
             throw error
         }
         let changes = tx.changes
-        let custom = tx.notificationCustomObject
         let memoryChanged = tx.extensionContexts.contains { $0.hasMemoryChanges }
         guard
-            !changes.isEmpty || custom != nil || !extensionChanges.isEmpty || !tx.unregisteredImplementations.isEmpty
+            !changes.isEmpty || tx.hasNotificationCustomObject || !extensionChanges.isEmpty
+                || !tx.unregisteredImplementations.isEmpty
                 || !tx.registeredExtensions.isEmpty || memoryChanged
         else {
             do {
@@ -151,9 +151,10 @@ extension ConnectionCore {
         let newSnapshot = start + 1
         let changeset = Changeset(
             snapshot: newSnapshot, connectionID: id, connectionName: connection.name, changes: changes,
-            customObject: custom, extensionChanges: extensionChanges,
-            registeredExtensions: Set(tx.registeredExtensions.map(\.name)),
-            unregisteredExtensions: tx.unregisteredExtensions)
+            customObject: tx.hasNotificationCustomObject ? tx.notificationCustomObject : nil,
+            extensionChanges: extensionChanges,
+            registeredExtensions: tx.registeredExtensions.isEmpty ? [] : Set(tx.registeredExtensions.map(\.name)),
+            unregisteredExtensions: tx.unregisteredImplementations.isEmpty ? [] : tx.unregisteredExtensions)
         database.addPending(changeset)
         do {
             // Before the SQLite commit: a reader that pins the new snapshot finds the rows there.

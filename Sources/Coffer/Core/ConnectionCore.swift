@@ -10,7 +10,9 @@ final class ConnectionCore: @unchecked Sendable {
     let database: Database
     let id: UInt64
     /// The connection's handle; replaced when a key rotation swapped the file.
-    var sqlite: SQLiteConnection
+    // Unchecked like `snapshot` below: read by every statement lookup, replaced only between
+    // transactions.
+    @exclusivity(unchecked) var sqlite: SQLiteConnection
     /// The keying generation `sqlite` was opened with.
     // Unchecked like `snapshot` below: compared at every transaction's begin.
     @exclusivity(unchecked) var handleGeneration: UInt64

@@ -62,6 +62,8 @@ public final class Database: Sendable {
     let state: Locked<DatabaseState>
     let registry = Locked(ConfigRegistry())
     let extensions = Locked(ExtensionRegistry())
+    /// Set with the registry's `orphansDropped`, so that every later commit skips its lock.
+    let orphanedExtensionsDropped = Atomic<Bool>(false)
     /// Runs asynchronous extension (un)registrations in request order.
     let extensionQueue = DispatchQueue(label: "coffer.database.extensions")
     /// Whether a rebuild of the non-persistent extensions is queued on ``extensionQueue`` and
@@ -158,6 +160,7 @@ public final class Database: Sendable {
     }
 
     deinit {
+        notifier.finish()
         // `close()` did all of this already, and the path may belong to a newer instance by now.
         guard !gate.isClosed else { return }
         DatabasePathRegistry.beginRelease(canonicalPath)

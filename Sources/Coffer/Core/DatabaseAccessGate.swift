@@ -47,7 +47,8 @@ final class DatabaseAccessGate: Sendable {
     /// - Throws: ``DatabaseError`` `.closed` once the database is closed (also when it closes
     ///   while this waits), `.busy` after the timeout.
     func enterShared(timeout: Duration) throws {
-        let deadline = ContinuousClock.now + timeout
+        // Read the clock only once the gate makes this wait: every transaction enters here.
+        var deadline: ContinuousClock.Instant?
         while true {
             let entered = try state.withLock { state -> Bool in
                 guard !isClosed else { throw closedError }
@@ -56,7 +57,9 @@ final class DatabaseAccessGate: Sendable {
                 return true
             }
             if entered { return }
-            guard ContinuousClock.now < deadline else {
+            let now = ContinuousClock.now
+            if deadline == nil { deadline = now + timeout }
+            guard let deadline, now < deadline else {
                 throw DatabaseError(
                     .busy, "the database is being re-keyed or closed; try again when that is done", path: path)
             }

@@ -27,7 +27,12 @@ public final class ReadWriteTransaction: ReadTransaction {
     @exclusivity(unchecked) var registeredExtensions: [ExtensionRegistration] = []
 
     /// A value delivered with this commit's ``Changeset`` (YapDatabase's custom notification object).
-    @exclusivity(unchecked) public var notificationCustomObject: (any Sendable)?
+    @exclusivity(unchecked) public var notificationCustomObject: (any Sendable)? {
+        didSet { hasNotificationCustomObject = notificationCustomObject != nil }
+    }
+    /// Whether ``notificationCustomObject`` is set, known without copying it: every commit asks,
+    /// and each copy of an existential goes through its type's value witnesses.
+    @exclusivity(unchecked) private(set) var hasNotificationCustomObject = false
 
     /// Discards every change of this transaction when its closure returns; further writes throw.
     public func rollback() {

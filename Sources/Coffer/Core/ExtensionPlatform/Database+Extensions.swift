@@ -113,9 +113,11 @@ extension Database {
 
     /// Names recorded in the file but not registered this run, once: the first changing write drops them.
     func takeOrphanedExtensionNames() -> [String] {
-        extensions.withLock { registry in
+        guard !orphanedExtensionsDropped.load(ordering: .acquiring) else { return [] }
+        return extensions.withLock { registry in
             guard !registry.orphansDropped else { return [] }
             registry.orphansDropped = true
+            orphanedExtensionsDropped.store(true, ordering: .releasing)
             return registry.orphanCandidates.sorted()
         }
     }

@@ -86,6 +86,8 @@ extension ReadWriteTransaction {
     /// changing anything.
     /// - Throws: ``DatabaseError`` `.extensionFailure` for rounds that do not converge, or what a flush throws.
     func flushExtensions() throws -> [String: any Sendable] {
+        // Only extension transactions this one created have anything to flush or report.
+        guard !extensionTransactions.isEmpty else { return [:] }
         changes.flushWriteCounts = [:]
         defer { changes.flushWriteCounts = nil }
         var idleRounds = 0
