@@ -97,7 +97,7 @@ package final class Statement {
         danglingParameters &= others
     }
 
-    /// Parameter `index`'s bit in `nullParameters`; 0 past the 64th.
+    /// Parameter `index`'s bit in `nullParameters` and `danglingParameters`; 0 past the 64th.
     @inline(__always)
     private static func bit(_ index: Int32) -> UInt64 {
         index >= 1 && index <= 64 ? 1 << UInt64(index - 1) : 0
@@ -152,12 +152,12 @@ package final class Statement {
     /// Binds NULL to parameter `index` (nothing to do when it holds NULL from this statement's
     /// last binding of it).
     package func bindNull(at index: Int32) throws {
-        if keptIndex == index { keptIndex = 0 }
+        // A parameter known to hold NULL holds no kept text and is not dangling either.
         let bit = Self.bit(index)
         guard nullParameters & bit == 0 else { return }
+        noteBinding(at: index)
         try check(sqlite3_bind_null(handle, index))
         nullParameters |= bit
-        danglingParameters &= ~bit
     }
 
     /// Runs `body` with `value` bound to parameter `index` in place, without SQLite's copy; the

@@ -8,7 +8,7 @@ import Foundation
 /// small write transaction about as much as encrypting a page (BENCHMARKS.md, W2). So the first
 /// commit after a quiet millisecond is posted at once, and the commits of a burst after it are
 /// posted together when that millisecond is over. Completion callbacks go through
-/// ``deliver(on:_:from:)``, which posts what is waiting first, so a completion still runs after
+/// ``deliver(on:_:)``, which posts what is waiting first, so a completion still runs after
 /// its commit's notification.
 ///
 /// The queue is woken through two dispatch sources made once, a user-data source for "now" and a
@@ -47,13 +47,17 @@ final class CommitNotifier: Sendable {
         timer.activate()
     }
 
-    /// Queues the notification of `changeset`, posted with `database` as its object.
-    func post(_ changeset: Changeset, from database: Database) {
+    /// Makes `database` the object of the notifications; once, when the database is set up.
+    func attach(_ database: Database) {
+        pending.withLock { $0.database = database }
+    }
+
+    /// Queues the notification of `changeset`.
+    func post(_ changeset: Changeset) {
         let due = pending.withLock { pending -> DispatchTime? in
             pending.changesets.append(changeset)
             guard !pending.isScheduled else { return nil }
             pending.isScheduled = true
-            if pending.database == nil { pending.database = database }
             return pending.lastDelivery + Self.interval
         }
         guard let due else { return }
@@ -66,12 +70,8 @@ final class CommitNotifier: Sendable {
 
     /// Runs `block` on `queue` (default: the notification queue) after every notification queued
     /// so far has been posted there.
-    func deliver(on queue: DispatchQueue?, _ block: @escaping @Sendable () -> Void, from database: Database) {
-        let waiting = pending.withLock { pending -> Bool in
-            if pending.database == nil { pending.database = database }
-            return !pending.changesets.isEmpty
-        }
-        if waiting { self.queue.async { self.postWaiting() } }
+    func deliver(on queue: DispatchQueue?, _ block: @escaping @Sendable () -> Void) {
+        if pending.withLock({ !$0.changesets.isEmpty }) { self.queue.async { self.postWaiting() } }
         (queue ?? self.queue).async(execute: block)
     }
 

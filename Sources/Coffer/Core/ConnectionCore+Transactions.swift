@@ -154,7 +154,7 @@ extension ConnectionCore {
             customObject: tx.hasNotificationCustomObject ? tx.notificationCustomObject : nil,
             extensionChanges: extensionChanges,
             registeredExtensions: tx.registeredExtensions.isEmpty ? [] : Set(tx.registeredExtensions.map(\.name)),
-            unregisteredExtensions: tx.unregisteredImplementations.isEmpty ? [] : tx.unregisteredExtensions)
+            unregisteredExtensions: tx.unregisteredExtensions)
         database.addPending(changeset)
         do {
             // Before the SQLite commit: a reader that pins the new snapshot finds the rows there.

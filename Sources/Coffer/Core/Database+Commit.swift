@@ -78,13 +78,13 @@ extension Database {
         for stream in streams {
             stream.yield(changeset)
         }
-        notifier.post(changeset, from: self)
+        notifier.post(changeset)
     }
 
     /// Runs a completion callback on `queue` (default: the notification queue), after the
     /// notifications of the commits before it.
     func deliverCompletion(on queue: DispatchQueue?, _ block: @escaping @Sendable () -> Void) {
-        notifier.deliver(on: queue, block, from: self)
+        notifier.deliver(on: queue, block)
     }
 
     /// Saves the last committed snapshot number in `yap2` when it moved since the file was opened,

@@ -62,7 +62,10 @@ public final class Database: Sendable {
     let state: Locked<DatabaseState>
     let registry = Locked(ConfigRegistry())
     let extensions = Locked(ExtensionRegistry())
-    /// Set with the registry's `orphansDropped`, so that every later commit skips its lock.
+    /// Whether a changing write took the orphaned extensions' names (to drop their tables).
+    ///
+    /// Atomic rather than in the registry: every commit that changes rows asks, and only the
+    /// first gets a true answer.
     let orphanedExtensionsDropped = Atomic<Bool>(false)
     /// Runs asynchronous extension (un)registrations in request order.
     let extensionQueue = DispatchQueue(label: "coffer.database.extensions")
@@ -143,6 +146,7 @@ public final class Database: Sendable {
             state.lastDataSnapshot = dataSnapshot
             self.state = Locked(state)
             self.defaultsStorage = Locked(ConnectionConfig())
+            notifier.attach(self)
             extensions.withLock { $0.orphanCandidates = Set(opened.extensionNames) }
             if options.codableFormat != .json {
                 registry.withLock { $0.useAutomaticCodec(writing: options.codableFormat) }

@@ -22,7 +22,9 @@ public final class ReadWriteTransaction: ReadTransaction {
     @exclusivity(unchecked) var unregisteredImplementations: [(name: String, implementation: any DatabaseExtension)] =
         []
     /// Their names, for the changeset.
-    var unregisteredExtensions: Set<String> { Set(unregisteredImplementations.map(\.name)) }
+    var unregisteredExtensions: Set<String> {
+        unregisteredImplementations.isEmpty ? [] : Set(unregisteredImplementations.map(\.name))
+    }
     /// Extensions this transaction registered: the commit makes a new snapshot for them.
     @exclusivity(unchecked) var registeredExtensions: [ExtensionRegistration] = []
 

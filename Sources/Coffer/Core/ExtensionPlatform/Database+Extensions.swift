@@ -113,12 +113,7 @@ extension Database {
 
     /// Names recorded in the file but not registered this run, once: the first changing write drops them.
     func takeOrphanedExtensionNames() -> [String] {
-        guard !orphanedExtensionsDropped.load(ordering: .acquiring) else { return [] }
-        return extensions.withLock { registry in
-            guard !registry.orphansDropped else { return [] }
-            registry.orphansDropped = true
-            orphanedExtensionsDropped.store(true, ordering: .releasing)
-            return registry.orphanCandidates.sorted()
-        }
+        guard !orphanedExtensionsDropped.exchange(true, ordering: .relaxed) else { return [] }
+        return extensions.withLock { $0.orphanCandidates.sorted() }
     }
 }

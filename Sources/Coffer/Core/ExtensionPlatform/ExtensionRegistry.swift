@@ -20,7 +20,6 @@ struct ExtensionRegistry {
     /// Names recorded in the file at open that were not registered again yet; dropped by the
     /// first write transaction that changes something.
     var orphanCandidates: Set<String> = []
-    var orphansDropped = false
 
     func entry(named name: String) -> Entry? {
         entries.first { $0.name == name }
