@@ -67,6 +67,22 @@ import Testing
             defaults = try #require(UserDefaults(suiteName: name))
         }
 
+        /// Registers every `Float` among `values` under a key of its own and returns those keys by
+        /// position (nil for the other values).
+        ///
+        /// Once UserDefaults' own timer has written the suite to its property-list file, it reads a
+        /// stored float back as a double (and a float -0.0 as 0.0); the registration domain is never
+        /// written, so its answers for a float are the same at any moment and are the reference.
+        func registeredFloats(_ values: [Any]) -> [String?] {
+            let keys = values.indices.map { values[$0] is Float ? "\(name).float\($0)" : nil }
+            var registered: [String: Any] = [:]
+            for (key, value) in zip(keys, values) {
+                if let key { registered[key] = value }
+            }
+            defaults.register(defaults: registered)
+            return keys
+        }
+
         deinit {
             defaults.removePersistentDomain(forName: name)
         }
@@ -85,6 +101,9 @@ import Testing
         }
         suite.defaults.set(Self.archivedURL, forKey: "archived")
         prefs.set(Self.archivedURL, forKey: "archived")
+        let floatKeys = suite.registeredFloats(Self.inputs.map(\.1))
+        // Written now rather than whenever UserDefaults' timer fires, so every run compares the same state.
+        _ = suite.defaults.synchronize()
         for (index, (label, value)) in Self.inputs.enumerated() {
             if Self.isNegativeZero(value) {
                 expectNegativeZero(prefs, key: "k\(index)", label: label)
@@ -92,7 +111,8 @@ import Testing
             }
             // `UserDefaults.url(forKey:)` traps on data that is not an archive; Preferences returns nil.
             let skipURL = value is Data
-            compare(suite.defaults, prefs, key: "k\(index)", label: label, skipURL: skipURL)
+            compare(
+                suite.defaults, prefs, key: "k\(index)", defaultsKey: floatKeys[index], label: label, skipURL: skipURL)
         }
         compare(suite.defaults, prefs, key: "archived", label: "archived URL", skipURL: false)
         compare(suite.defaults, prefs, key: "missing", label: "missing key", skipURL: false)
@@ -105,7 +125,9 @@ import Testing
                 expectNegativeZero(reloaded, key: "k\(index)", label: "reloaded \(label)")
                 continue
             }
-            compare(suite.defaults, reloaded, key: "k\(index)", label: "reloaded \(label)", skipURL: value is Data)
+            compare(
+                suite.defaults, reloaded, key: "k\(index)", defaultsKey: floatKeys[index], label: "reloaded \(label)",
+                skipURL: value is Data)
         }
         let expected = suite.defaults.dictionaryRepresentation()
         let actual = reloaded.dictionaryRepresentation()
@@ -127,6 +149,7 @@ import Testing
         prefs.set(0.25, forKey: "double")
         defaults.set(Float(2.5), forKey: "float")
         prefs.set(Float(2.5), forKey: "float")
+        let floatKey = suite.registeredFloats([Float(2.5)])[0]
         defaults.set(true, forKey: "bool")
         prefs.set(true, forKey: "bool")
         defaults.set("42", forKey: "string")
@@ -137,9 +160,11 @@ import Testing
         prefs.set(Date(timeIntervalSince1970: 9), forKey: "date")
         defaults.set(Data([9]), forKey: "data")
         prefs.set(Data([9]), forKey: "data")
-        for key in ["int", "double", "float", "bool", "string", "url", "date"] {
+        _ = defaults.synchronize()
+        for key in ["int", "double", "bool", "string", "url", "date"] {
             compare(defaults, prefs, key: key, label: "typed \(key)", skipURL: false)
         }
+        compare(defaults, prefs, key: "float", defaultsKey: floatKey, label: "typed float", skipURL: false)
         compare(defaults, prefs, key: "data", label: "typed data", skipURL: true)
         // Removing a key reads like a missing key again.
         defaults.removeObject(forKey: "int")
@@ -178,26 +203,33 @@ import Testing
         }
     }
 
-    /// Reads `key` through every getter of both stores and expects identical answers.
-    func compare(_ defaults: UserDefaults, _ prefs: Preferences, key: String, label: String, skipURL: Bool) {
-        #expect(prefs.bool(forKey: key) == defaults.bool(forKey: key), "bool: \(label)")
-        #expect(prefs.integer(forKey: key) == defaults.integer(forKey: key), "integer: \(label)")
-        #expect(Self.same(prefs.double(forKey: key), defaults.double(forKey: key)), "double: \(label)")
-        #expect(Self.same(Double(prefs.float(forKey: key)), Double(defaults.float(forKey: key))), "float: \(label)")
-        #expect(prefs.string(forKey: key) == defaults.string(forKey: key), "string: \(label)")
-        #expect(Self.canonical(prefs.data(forKey: key)) == Self.canonical(defaults.data(forKey: key)), "data: \(label)")
+    /// Reads `key` through every getter of both stores and expects identical answers; `defaultsKey`,
+    /// when given, is the key read from `defaults` instead.
+    func compare(
+        _ defaults: UserDefaults, _ prefs: Preferences, key: String, defaultsKey: String? = nil, label: String,
+        skipURL: Bool
+    ) {
+        let other = defaultsKey ?? key
+        #expect(prefs.bool(forKey: key) == defaults.bool(forKey: other), "bool: \(label)")
+        #expect(prefs.integer(forKey: key) == defaults.integer(forKey: other), "integer: \(label)")
+        #expect(Self.same(prefs.double(forKey: key), defaults.double(forKey: other)), "double: \(label)")
+        #expect(Self.same(Double(prefs.float(forKey: key)), Double(defaults.float(forKey: other))), "float: \(label)")
+        #expect(prefs.string(forKey: key) == defaults.string(forKey: other), "string: \(label)")
+        #expect(
+            Self.canonical(prefs.data(forKey: key)) == Self.canonical(defaults.data(forKey: other)), "data: \(label)")
         if !skipURL {
             #expect(
-                prefs.url(forKey: key)?.absoluteString == defaults.url(forKey: key)?.absoluteString, "url: \(label)")
+                prefs.url(forKey: key)?.absoluteString == defaults.url(forKey: other)?.absoluteString, "url: \(label)")
         }
         #expect(
-            Self.canonical(prefs.array(forKey: key)) == Self.canonical(defaults.array(forKey: key)), "array: \(label)")
+            Self.canonical(prefs.array(forKey: key)) == Self.canonical(defaults.array(forKey: other)), "array: \(label)"
+        )
         #expect(
-            Self.canonical(prefs.dictionary(forKey: key)) == Self.canonical(defaults.dictionary(forKey: key)),
+            Self.canonical(prefs.dictionary(forKey: key)) == Self.canonical(defaults.dictionary(forKey: other)),
             "dictionary: \(label)")
-        #expect(prefs.stringArray(forKey: key) == defaults.stringArray(forKey: key), "stringArray: \(label)")
+        #expect(prefs.stringArray(forKey: key) == defaults.stringArray(forKey: other), "stringArray: \(label)")
         #expect(
-            Self.canonical(prefs.object(forKey: key)) == Self.canonical(defaults.object(forKey: key)),
+            Self.canonical(prefs.object(forKey: key)) == Self.canonical(defaults.object(forKey: other)),
             "object: \(label)")
     }
 
