@@ -55,7 +55,9 @@ package final class SQLiteConnection: @unchecked Sendable {
     }
 
     /// Whether ``close()`` has run; a closed connection must not be used again.
-    package private(set) var isClosed = false
+    // Unchecked: read at every transaction's begin, set once by `close()`, which runs when no
+    // transaction uses the handle; the dynamic check cost more than the read.
+    @exclusivity(unchecked) package private(set) var isClosed = false
 
     deinit {
         close()

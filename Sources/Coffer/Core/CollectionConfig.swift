@@ -151,18 +151,27 @@ final class ResolvedConfigCache: Sendable {
     }
 }
 
-/// A transaction's private copy of the registry, resolving each collection once.
-struct ConfigSnapshot {
+/// A copy of the registry that one connection's transactions resolve collections through.
+///
+/// A class, so the connection keeps it and hands it to its next transaction (while the registry
+/// is unchanged) by reference, with the collection it resolved last; only that connection's
+/// queue uses it.
+final class ConfigSnapshot {
     let registry: ConfigRegistry
+    /// The ``ConfigRegistryStore/version`` `registry` was copied at.
+    let version: UInt64
+    // Unchecked, these two: read and set by every row's read and write, only on the
+    // connection's queue, by code that calls out to nothing meanwhile.
     /// Most transactions touch one collection: remember the last one to skip the hashing.
-    private var lastCollection: String?
-    private var lastConfig: ResolvedConfig?
+    @exclusivity(unchecked) private var lastCollection: String?
+    @exclusivity(unchecked) private var lastConfig: ResolvedConfig?
 
-    init(_ registry: ConfigRegistry) {
+    init(_ registry: ConfigRegistry, version: UInt64) {
         self.registry = registry
+        self.version = version
     }
 
-    mutating func config(for collection: String) -> ResolvedConfig {
+    func config(for collection: String) -> ResolvedConfig {
         if let lastConfig, lastCollection == collection { return lastConfig }
         let config = registry.resolved.config(for: collection, in: registry)
         lastCollection = collection

@@ -126,12 +126,17 @@ extension ConnectionCore {
         let extensionChanges: [String: any Sendable]
         do {
             extensionChanges = try tx.flushExtensions()
-            if !tx.changes.isEmpty { try tx.dropOrphanedExtensions() }
+            // The flag is read here first: the call costs more than the check once they are dropped.
+            if !tx.changes.isEmpty && !database.orphanedExtensionsDropped.load(ordering: .relaxed) {
+                try tx.dropOrphanedExtensions()
+            }
         } catch {
             rollbackWrite(tx)
             throw error
         }
-        let changes = tx.changes
+        // Moved out, not copied: nothing reads the transaction's changes after its flushes.
+        var changes = PendingChanges()
+        swap(&changes, &tx.changes)
         let memoryChanged = tx.extensionContexts.contains { $0.hasMemoryChanges }
         guard
             !changes.isEmpty || tx.hasNotificationCustomObject || !extensionChanges.isEmpty

@@ -46,6 +46,10 @@ final class ConnectionCore: @unchecked Sendable {
     /// Whether the last upsert found its row: the next one then tries UPDATE before INSERT, so bulk
     /// inserts and rewrites of existing rows each pay for one statement per row.
     @exclusivity(unchecked) var lastUpsertUpdated = false
+    /// The copy of the serializer registry this connection's transactions use, replaced by the
+    /// first transaction that begins after a registration (its ``ConfigSnapshot/version`` is then older than the registry's).
+    // Unchecked like `snapshot`: read and set at every begin, on the connection's queue.
+    @exclusivity(unchecked) var configs: ConfigSnapshot?
     /// Each registered extension's state on this connection, created on first use, with the
     /// registration it was made for.
     var extensionStates: [String: (registration: UInt64, state: any ExtensionConnectionState)] = [:]
@@ -92,7 +96,7 @@ final class ConnectionCore: @unchecked Sendable {
 
     /// Reopens the handle when a key rotation replaced the file since it was opened.
     func refreshHandleIfNeeded() throws {
-        let generation = database.keying.withLock { $0.generation }
+        let generation = database.keyingGeneration.load(ordering: .acquiring)
         guard generation != handleGeneration || sqlite.isClosed else { return }
         let (handle, newGeneration) = try database.openHandle()
         sqlite = handle

@@ -69,8 +69,12 @@ extension Database {
     /// Tells everyone about a published changeset: sibling catch-up, the stream, the notification.
     func announce(_ changeset: Changeset, by committer: UInt64) {
         let (siblings, streams) = state.withLock { state -> ([Connection], [AsyncStream<Changeset>.Continuation]) in
-            let siblings = state.connections.compactMap { id, entry in id == committer ? nil : entry.connection }
-            return (siblings, Array(state.changeStreams.values))
+            // A connection alone and no stream, as a small app has them, need no arrays built.
+            let alone = state.connections.count == 1 && state.connections.first?.key == committer
+            let siblings =
+                alone || state.connections.isEmpty
+                ? [] : state.connections.compactMap { id, entry in id == committer ? nil : entry.connection }
+            return (siblings, state.changeStreams.isEmpty ? [] : Array(state.changeStreams.values))
         }
         for sibling in siblings {
             sibling.scheduleCatchUp()

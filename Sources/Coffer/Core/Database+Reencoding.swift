@@ -37,7 +37,7 @@ extension Database {
         progress: ((ReencodingProgress) -> Bool)? = nil
     ) throws -> ReencodingProgress {
         try gate.checkOpen()
-        let chain = registry.withLock { $0.config(for: collection).objectChain }
+        let chain = registry.read { $0.config(for: collection).objectChain }
         guard chain.codec.writeFormat != nil, !chain.codec.decodesToEncodedValue else {
             throw DatabaseError(
                 .misuse,

@@ -29,7 +29,7 @@ extension Database {
 
     /// The chain for objects and metadata of collections without their own.
     public func registerDefaultSerializer(_ chain: SerializerChain) {
-        registry.withLock {
+        registry.update {
             $0.defaults.objectChain = chain
             $0.defaults.metadataChain = chain.withRole(.metadata)
         }
@@ -37,12 +37,12 @@ extension Database {
 
     /// The chain for objects of collections without their own.
     public func registerDefaultObjectSerializer(_ chain: SerializerChain) {
-        registry.withLock { $0.defaults.objectChain = chain }
+        registry.update { $0.defaults.objectChain = chain }
     }
 
     /// The chain for metadata of collections without their own.
     public func registerDefaultMetadataSerializer(_ chain: SerializerChain) {
-        registry.withLock { $0.defaults.metadataChain = chain }
+        registry.update { $0.defaults.metadataChain = chain }
     }
 
     /// Stores objects of `collection` as `T` encoded in `format`, then through `stages` (for
@@ -105,7 +105,7 @@ extension Database {
 
     /// The pre-sanitizer for objects and metadata of collections without their own.
     public func registerDefaultPreSanitizer(_ sanitizer: @escaping PreSanitizer) {
-        registry.withLock {
+        registry.update {
             $0.defaults.objectPreSanitizer = sanitizer
             $0.defaults.metadataPreSanitizer = sanitizer
         }
@@ -113,7 +113,7 @@ extension Database {
 
     /// The post-sanitizer for objects and metadata of collections without their own.
     public func registerDefaultPostSanitizer(_ sanitizer: @escaping PostSanitizer) {
-        registry.withLock {
+        registry.update {
             $0.defaults.objectPostSanitizer = sanitizer
             $0.defaults.metadataPostSanitizer = sanitizer
         }
@@ -131,31 +131,28 @@ extension Database {
 
     /// The object policy of collections without their own (default: containment).
     public func setDefaultObjectPolicy(_ policy: ObjectPolicy) {
-        registry.withLock { $0.defaults.objectPolicy = policy }
+        registry.update { $0.defaults.objectPolicy = policy }
     }
 
     /// The metadata policy of collections without their own (default: containment).
     public func setDefaultMetadataPolicy(_ policy: ObjectPolicy) {
-        registry.withLock { $0.defaults.metadataPolicy = policy }
+        registry.update { $0.defaults.metadataPolicy = policy }
     }
 
     /// The object policy in force for `collection`.
     public func objectPolicy(forCollection collection: String) -> ObjectPolicy {
-        registry.withLock { $0.config(for: collection).objectPolicy }
+        registry.read { $0.config(for: collection).objectPolicy }
     }
 
     /// The metadata policy in force for `collection`.
     public func metadataPolicy(forCollection collection: String) -> ObjectPolicy {
-        registry.withLock { $0.config(for: collection).metadataPolicy }
+        registry.read { $0.config(for: collection).metadataPolicy }
     }
 
     func updateConfig(_ collection: String, _ body: (inout CollectionOverrides) -> Void) {
-        registry.withLock { $0.update(collection, body) }
+        registry.update { $0.update(collection, body) }
     }
 
-    func configSnapshot() -> ConfigSnapshot {
-        ConfigSnapshot(registry.withLock { $0 })
-    }
 }
 
 extension SerializerChain {

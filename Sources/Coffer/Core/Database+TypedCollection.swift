@@ -19,7 +19,7 @@ extension Database {
     ) throws {
         let format = format ?? options.codableFormat
         try gate.checkOpen()
-        try registry.withLock { registry in
+        try registry.update { registry in
             let current = registry.config(for: collection.name)
             try collection.checkCodecs(object: current.objectChain, metadata: current.metadataChain)
             let typedMetadata = Metadata.self != NoMetadata.self
@@ -38,7 +38,7 @@ extension Database {
     /// close.
     func checkTypes<Object, Metadata>(of collection: TypedCollection<Object, Metadata>) throws {
         try gate.checkOpen()
-        let current = registry.withLock { $0.config(for: collection.name) }
+        let current = registry.read { $0.config(for: collection.name) }
         try collection.checkCodecs(object: current.objectChain, metadata: current.metadataChain)
     }
 }

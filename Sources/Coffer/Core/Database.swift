@@ -43,6 +43,9 @@ public final class Database: Sendable {
     let logger: Logger
     /// How new handles are keyed; replaced by key rotation.
     let keying: Locked<HandleKeying>
+    /// `keying`'s generation, stored under its lock, for the check every transaction makes
+    /// without taking that lock (a rotation holds the access gate exclusively while it changes).
+    let keyingGeneration = Atomic<UInt64>(0)
     /// Held shared by every transaction, exclusively by key rotation, and closed by `close(timeout:)`.
     let gate: DatabaseAccessGate
     /// Serializes calls to `close(timeout:)`.
@@ -60,7 +63,7 @@ public final class Database: Sendable {
     /// Tells a key rotation whether another process has the file open.
     let presenceLock: ProcessPresenceLock
     let state: Locked<DatabaseState>
-    let registry = Locked(ConfigRegistry())
+    let registry = ConfigRegistryStore()
     let extensions = Locked(ExtensionRegistry())
     /// Whether a changing write took the orphaned extensions' names (to drop their tables).
     ///
@@ -149,7 +152,7 @@ public final class Database: Sendable {
             notifier.attach(self)
             extensions.withLock { $0.orphanCandidates = Set(opened.extensionNames) }
             if options.codableFormat != .json {
-                registry.withLock { $0.useAutomaticCodec(writing: options.codableFormat) }
+                registry.update { $0.useAutomaticCodec(writing: options.codableFormat) }
             }
             if options.multiProcessSupport {
                 let watcher = ExternalCommitWatcher(path: url.path, pollInterval: options.externalCommitPollInterval) {

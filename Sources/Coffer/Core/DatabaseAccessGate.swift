@@ -9,19 +9,22 @@ import Synchronization
 /// Waiting is bounded by the busy timeout. Background checkpoints ask it how long the database
 /// has been idle.
 final class DatabaseAccessGate: Sendable {
-    private struct State {
-        var shared = 0
-        var exclusive = false
-        /// When the last transaction ended, in `DispatchTime` nanoseconds.
-        var lastLeft: UInt64 = 0
-    }
-
-    private let state = Locked(State())
-    /// Set once, under the state lock, when the database is closed: every later entry throws
-    /// `.closed`. Atomic so that the checks of proxy and preference calls take no lock.
+    /// Twice the number of shared holds, plus 1 while the gate is held exclusively.
+    ///
+    /// One atomic word rather than a lock: every transaction enters and leaves the gate, and
+    /// nobody is woken (waiters poll), so a compare-and-swap is all a hold needs.
+    private let word = Atomic<Int>(0)
+    /// When the last transaction ended, in `DispatchTime` nanoseconds.
+    private let lastLeft = Atomic<UInt64>(0)
+    /// Set once, while the gate is held exclusively for good, when the database is closed:
+    /// every later entry throws `.closed`. Atomic so that the checks of proxy and preference
+    /// calls take no lock.
     private let closed = Atomic<Bool>(false)
     /// The database file, named by the `.closed` error.
     private let path: String
+
+    private static let exclusiveBit = 1
+    private static let sharedUnit = 2
 
     init(path: String) {
         self.path = path
@@ -31,7 +34,7 @@ final class DatabaseAccessGate: Sendable {
     var isClosed: Bool { closed.load(ordering: .acquiring) }
 
     /// Whether a rotation or a close holds the gate (and new transactions wait).
-    var isHeldExclusively: Bool { state.withLock { $0.exclusive } }
+    var isHeldExclusively: Bool { word.load(ordering: .acquiring) & Self.exclusiveBit != 0 }
 
     /// The error every entry point throws once the database is closed.
     var closedError: DatabaseError {
@@ -47,16 +50,33 @@ final class DatabaseAccessGate: Sendable {
     /// - Throws: ``DatabaseError`` `.closed` once the database is closed (also when it closes
     ///   while this waits), `.busy` after the timeout.
     func enterShared(timeout: Duration) throws {
-        // Read the clock only once the gate makes this wait: every transaction enters here.
+        let current = word.load(ordering: .relaxed)
+        if current & Self.exclusiveBit == 0
+            && word.compareExchange(
+                expected: current, desired: current + Self.sharedUnit, ordering: .acquiringAndReleasing
+            ).exchanged
+        {
+            return
+        }
+        try enterSharedWaiting(timeout: timeout)
+    }
+
+    /// ``enterShared(timeout:)`` once its first try failed: retries, and waits while the gate is
+    /// held exclusively (apart, so the common entry sets up no deadline).
+    @inline(never)
+    private func enterSharedWaiting(timeout: Duration) throws {
         var deadline: ContinuousClock.Instant?
+        var current = word.load(ordering: .relaxed)
         while true {
-            let entered = try state.withLock { state -> Bool in
-                guard !isClosed else { throw closedError }
-                guard !state.exclusive else { return false }
-                state.shared += 1
-                return true
+            if current & Self.exclusiveBit == 0 {
+                let (exchanged, original) = word.compareExchange(
+                    expected: current, desired: current + Self.sharedUnit, ordering: .acquiringAndReleasing)
+                if exchanged { return }
+                current = original
+                continue
             }
-            if entered { return }
+            // A close holds the gate for good and sets `closed` while it does.
+            guard !isClosed else { throw closedError }
             let now = ContinuousClock.now
             if deadline == nil { deadline = now + timeout }
             guard let deadline, now < deadline else {
@@ -64,19 +84,21 @@ final class DatabaseAccessGate: Sendable {
                     .busy, "the database is being re-keyed or closed; try again when that is done", path: path)
             }
             Thread.sleep(forTimeInterval: 0.001)
+            current = word.load(ordering: .relaxed)
         }
     }
 
+    /// Ends a shared hold taken by ``enterShared(timeout:)``.
     func leaveShared() {
-        state.withLock { state in
-            state.shared -= 1
-            if state.shared == 0 { state.lastLeft = DispatchTime.now().uptimeNanoseconds }
-        }
+        // Stored before the hold ends, so `idleTime(at:)` never pairs no holds with an older time.
+        lastLeft.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed)
+        word.subtract(Self.sharedUnit, ordering: .releasing)
     }
 
     /// How long no transaction has been open at `now` (`DispatchTime` nanoseconds); 0 while one is.
     func idleTime(at now: UInt64) -> UInt64 {
-        state.withLock { state in state.shared > 0 ? 0 : now - min(now, state.lastLeft) }
+        guard word.load(ordering: .acquiring) < Self.sharedUnit else { return 0 }
+        return now - min(now, lastLeft.load(ordering: .relaxed))
     }
 
     /// Blocks new shared holds, waits (up to `timeout`) for current ones to end, runs `body`.
@@ -84,14 +106,10 @@ final class DatabaseAccessGate: Sendable {
     ///   transactions did not end in time (for example a long-lived read transaction) or a close
     ///   or another rotation holds the gate, or whatever `body` throws.
     func withExclusiveAccess<T>(timeout: Duration, _ body: () throws -> T) throws -> T {
-        let claimed = try state.withLock { state -> Bool in
-            guard !isClosed else { throw closedError }
-            guard !state.exclusive else { return false }
-            state.exclusive = true
-            return true
+        guard try claimExclusive() else {
+            throw DatabaseError(.busy, "a key rotation or a close is in progress", path: path)
         }
-        guard claimed else { throw DatabaseError(.busy, "a key rotation or a close is in progress", path: path) }
-        defer { state.withLock { $0.exclusive = false } }
+        defer { releaseExclusive() }
         try waitForSharedHolds(until: ContinuousClock.now + timeout)
         return try body()
     }
@@ -107,14 +125,8 @@ final class DatabaseAccessGate: Sendable {
     ///   `deadline`; the gate is then open as before.
     func close(until deadline: ContinuousClock.Instant) throws -> Bool {
         while true {
-            let claimed = state.withLock { state -> Bool? in
-                if isClosed { return nil }
-                guard !state.exclusive else { return false }
-                state.exclusive = true
-                return true
-            }
-            guard let claimed else { return false }
-            if claimed { break }
+            if isClosed { return false }
+            if try claimExclusive(throwingWhenClosed: false) { break }
             guard ContinuousClock.now < deadline else {
                 throw DatabaseError(.busy, "a key rotation was still running; close the database later", path: path)
             }
@@ -123,16 +135,35 @@ final class DatabaseAccessGate: Sendable {
         do {
             try waitForSharedHolds(until: deadline)
         } catch {
-            state.withLock { $0.exclusive = false }
+            releaseExclusive()
             throw error
         }
-        state.withLock { _ in closed.store(true, ordering: .releasing) }
+        closed.store(true, ordering: .releasing)
         return true
+    }
+
+    /// Sets the exclusive bit unless another rotation or close holds it.
+    /// - Returns: whether this call set it.
+    /// - Throws: ``closedError`` once the database is closed, when `throwingWhenClosed`.
+    private func claimExclusive(throwingWhenClosed: Bool = true) throws -> Bool {
+        var current = word.load(ordering: .relaxed)
+        while current & Self.exclusiveBit == 0 {
+            let (exchanged, original) = word.compareExchange(
+                expected: current, desired: current | Self.exclusiveBit, ordering: .acquiringAndReleasing)
+            if exchanged { return true }
+            current = original
+        }
+        if throwingWhenClosed && isClosed { throw closedError }
+        return false
+    }
+
+    private func releaseExclusive() {
+        word.subtract(Self.exclusiveBit, ordering: .releasing)
     }
 
     /// Waits until no shared hold is left; the caller holds the gate exclusively.
     private func waitForSharedHolds(until deadline: ContinuousClock.Instant) throws {
-        while state.withLock({ $0.shared }) > 0 {
+        while word.load(ordering: .acquiring) >= Self.sharedUnit {
             guard ContinuousClock.now < deadline else {
                 throw DatabaseError(
                     .busy,

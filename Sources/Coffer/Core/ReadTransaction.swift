@@ -13,10 +13,8 @@ public class ReadTransaction {
     /// Free-form storage for the duration of the transaction (YapDatabase's `userInfo`).
     public var userInfo: [String: any Sendable] = [:]
     @usableFromInline let core: ConnectionCore
-    // Unchecked: resolved (mutated) on every read and write of a row, only by this transaction's
-    // own methods on its connection's queue, never reentrantly; the dynamic check was ~80
-    // instructions per row.
-    @exclusivity(unchecked) var configs: ConfigSnapshot
+    /// The serializer registry as it was when the transaction began (the connection's copy).
+    let configs: ConfigSnapshot
     /// The storage of the last `Data` an uncached typed read handed out, for the next such read.
     ///
     /// The next read writes into it when the caller kept nothing, instead of allocating.
@@ -50,7 +48,13 @@ public class ReadTransaction {
         self.core = core
         self.snapshot = snapshot
         let database = connection.database
-        self.configs = database.configSnapshot()
+        if let kept = core.configs, kept.version == database.registry.version {
+            self.configs = kept
+        } else {
+            let configs = database.registry.snapshot()
+            core.configs = configs
+            self.configs = configs
+        }
         self.extensionEntries = database.extensionEntries
     }
 

@@ -132,7 +132,7 @@ import Testing
         let registration = #expect(throws: DatabaseError.self) { try test.database.register(Self.notes) }
         #expect(registration?.code == .typeMismatch)
         #expect(
-            test.database.configSnapshot().registry.config(for: "notes").objectChain.codec.valueType?.name
+            test.database.registry.snapshot().registry.config(for: "notes").objectChain.codec.valueType?.name
                 .hasSuffix("Other") == true)
     }
 

@@ -47,6 +47,7 @@ extension Database {
             keying = HandleKeying(
                 key: handleKey, cipher: cipher, pageSize: cipher.pageSize ?? keying.pageSize,
                 generation: keying.generation + 1)
+            keyingGeneration.store(keying.generation, ordering: .releasing)
         }
         do {
             checkpointer.replaceHandle(with: try openCheckpointHandle(), pageSize: cipher.pageSize ?? pageSize)
