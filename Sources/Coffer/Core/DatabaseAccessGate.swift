@@ -16,8 +16,9 @@ final class DatabaseAccessGate: Sendable {
     private let word = Atomic<Int>(0)
     /// When the last transaction ended, in `DispatchTime` nanoseconds.
     private let lastLeft = Atomic<UInt64>(0)
-    /// Set once, while the gate is held exclusively for good, when the database is closed:
-    /// every later entry throws `.closed`. Atomic so that the checks of proxy and preference
+    /// Whether the database was closed; set once, while the gate is held exclusively for good.
+    ///
+    /// Every later entry throws `.closed`. Atomic so that the checks of proxy and preference
     /// calls take no lock.
     private let closed = Atomic<Bool>(false)
     /// The database file, named by the `.closed` error.
