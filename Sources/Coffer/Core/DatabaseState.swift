@@ -113,7 +113,12 @@ struct DatabaseState {
 
     mutating func prune() {
         let seenByAll = firstIndex(after: oldestConnectionSnapshot)
-        if seenByAll > 0 { changesets.removeFirst(seenByAll) }
+        if seenByAll == changesets.count {
+            // The common case (every connection caught up) without `replaceSubrange`'s general path.
+            changesets.removeAll(keepingCapacity: true)
+        } else if seenByAll > 0 {
+            changesets.removeFirst(seenByAll)
+        }
         if changesets.count > Self.retainedChangesetLimit {
             changesets.removeFirst(changesets.count - Self.retainedChangesetLimit)
         }

@@ -10,8 +10,9 @@ public class ReadTransaction {
     public let connection: Connection
     /// The snapshot this transaction sees.
     public let snapshot: UInt64
+    // `init()`, not `[:]`: the literal goes through `init(dictionaryLiteral:)`, at every begin.
     /// Free-form storage for the duration of the transaction (YapDatabase's `userInfo`).
-    public var userInfo: [String: any Sendable] = [:]
+    public var userInfo = [String: any Sendable]()
     @usableFromInline let core: ConnectionCore
     /// The serializer registry as it was when the transaction began (the connection's copy).
     let configs: ConfigSnapshot
@@ -37,7 +38,7 @@ public class ReadTransaction {
     /// registration order.
     @exclusivity(unchecked) var extensionEntries: [ExtensionRegistry.Entry]
     /// Each extension's object for this transaction, created on first use.
-    @exclusivity(unchecked) var extensionTransactions: [String: any ExtensionTransaction] = [:]
+    @exclusivity(unchecked) var extensionTransactions = [String: any ExtensionTransaction]()
     /// The answer of ``hookReceivers(forCollection:)`` for the collection it was last asked about.
     @exclusivity(unchecked) var keptHookReceivers: (collection: String, receivers: [any ExtensionTransaction])?
     /// The contexts handed to the extensions' objects, which close their memory views with the transaction.
