@@ -14,7 +14,7 @@ final class ChangedRows: Sendable {
     /// atomic reference rather than behind a lock, as a lock is an allocation and a mutex to set
     /// up and tear down at every commit, and most commits' rows are never folded at all.
     private let folded: [CollectionKey: RowChange]
-    private let writes: [(key: CollectionKey, change: RowChange)]
+    private let writes: RowWrites
     /// Whether no row changed (known without folding).
     let isEmpty: Bool
     /// `folded` with `writes` folded in, once someone asked (only when there are writes).
@@ -33,7 +33,7 @@ final class ChangedRows: Sendable {
         init(_ keys: Set<CollectionKey>) { self.keys = keys }
     }
 
-    init(folded: [CollectionKey: RowChange], writes: [(key: CollectionKey, change: RowChange)]) {
+    init(folded: [CollectionKey: RowChange], writes: RowWrites) {
         isEmpty = folded.isEmpty && writes.isEmpty
         self.folded = folded
         self.writes = writes

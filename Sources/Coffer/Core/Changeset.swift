@@ -103,7 +103,7 @@ public struct Changeset: Sendable {
         for ck in insertedKeys { folded[ck, default: RowChange()].inserted = true }
         storage = Storage(
             snapshot: snapshot, connectionID: connectionID, connectionName: connectionName,
-            rows: ChangedRows(folded: folded, writes: []), removedKeys: removedKeys,
+            rows: ChangedRows(folded: folded, writes: RowWrites()), removedKeys: removedKeys,
             removedCollections: removedCollections, allKeysRemoved: allKeysRemoved, customObject: customObject,
             extensionChanges: extensionChanges, registeredExtensions: registeredExtensions,
             unregisteredExtensions: unregisteredExtensions, isReset: isReset, isExternal: false)
@@ -137,7 +137,8 @@ public struct Changeset: Sendable {
     /// A changeset of no connection that lists no change.
     private init(withoutChangesAt snapshot: UInt64, isReset: Bool, isExternal: Bool) {
         storage = Storage(
-            snapshot: snapshot, connectionID: 0, connectionName: nil, rows: ChangedRows(folded: [:], writes: []),
+            snapshot: snapshot, connectionID: 0, connectionName: nil,
+            rows: ChangedRows(folded: [:], writes: RowWrites()),
             removedKeys: [], removedCollections: [], allKeysRemoved: false, customObject: nil, extensionChanges: [:],
             registeredExtensions: [], unregisteredExtensions: [], isReset: isReset, isExternal: isExternal)
     }
@@ -395,7 +396,7 @@ struct PendingChanges {
     /// touched for the first time, several times the cost of one dictionary sized up front. A
     /// bulk write appends here instead and is folded once, into a
     /// dictionary reserved for all of it, when the commit (or another kind of change) needs it.
-    private var pendingWrites: [(key: CollectionKey, change: RowChange)] = []
+    private var pendingWrites = RowWrites()
     var removedKeys: Set<CollectionKey> = []
     var removedCollections: Set<String> = []
     var allKeysRemoved = false
@@ -416,13 +417,13 @@ struct PendingChanges {
     /// Records a whole-row write: both values replaced, `inserted` when the row is new.
     mutating func recordWrite(_ ck: CollectionKey, object: CacheUpdate, metadata: CacheUpdate, inserted: Bool) {
         if flushWriteCounts != nil { flushWriteCounts?[ck, default: 0] += 1 }
-        pendingWrites.append((ck, RowChange(object: object, metadata: metadata, inserted: inserted)))
+        pendingWrites.append(ck, RowChange(object: object, metadata: metadata, inserted: inserted))
     }
 
     /// Records a whole-row write under the containment policies: sibling caches drop both values.
     mutating func recordEvictingWrite(_ ck: CollectionKey, inserted: Bool) {
         if flushWriteCounts != nil { flushWriteCounts?[ck, default: 0] += 1 }
-        pendingWrites.append((ck, RowChange(evictingBothInserted: inserted)))
+        pendingWrites.append(ck, RowChange(evictingBothInserted: inserted))
     }
 
     /// Changes the record of one row in place (replacing one value, touching).
@@ -446,12 +447,12 @@ struct PendingChanges {
     private mutating func foldPendingWrites() {
         guard !pendingWrites.isEmpty else { return }
         Self.fold(pendingWrites, into: &folded)
-        pendingWrites = []
+        pendingWrites = RowWrites()
     }
 
     /// Applies `writes` in order: a later write replaces both values and keeps `inserted`.
     static func fold(
-        _ writes: [(key: CollectionKey, change: RowChange)], into rows: inout [CollectionKey: RowChange]
+        _ writes: RowWrites, into rows: inout [CollectionKey: RowChange]
     ) {
         guard !writes.isEmpty else { return }
         rows.reserveCapacity(rows.count + writes.count)

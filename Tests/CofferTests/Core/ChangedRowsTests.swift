@@ -14,10 +14,10 @@ import Testing
     static func rows() -> ChangedRows {
         var folded: [CollectionKey: RowChange] = [:]
         for index in 0..<10 { folded[key(index), default: RowChange()].metadata = .evict }
-        var writes: [(key: CollectionKey, change: RowChange)] = []
+        var writes = RowWrites()
         for _ in 0..<2 {
             for index in 5..<15 {
-                writes.append((key(index), RowChange(evictingBothInserted: index >= 10)))
+                writes.append(key(index), RowChange(evictingBothInserted: index >= 10))
             }
         }
         return ChangedRows(folded: folded, writes: writes)
@@ -32,8 +32,22 @@ import Testing
         #expect(rows.metadataKeys == Set((0..<15).map(Self.key)))
         #expect(rows.insertedKeys == Set((10..<15).map(Self.key)))
         #expect(rows.changes.count == 15)
-        #expect(ChangedRows(folded: [:], writes: []).isEmpty)
-        #expect(ChangedRows(folded: [:], writes: []).insertedKeys.isEmpty)
+        #expect(ChangedRows(folded: [:], writes: RowWrites()).isEmpty)
+        #expect(ChangedRows(folded: [:], writes: RowWrites()).insertedKeys.isEmpty)
+    }
+
+    @Test func writesKeepTheirOrderFromTheFirstOnInline() {
+        var writes = RowWrites()
+        #expect(writes.isEmpty && writes.count == 0 && Array(writes).isEmpty)
+        writes.append(Self.key(0), RowChange(evictingBothInserted: true))
+        #expect(!writes.isEmpty && writes.count == 1 && writes.map(\.key) == [Self.key(0)])
+        for index in [1, 0, 2] { writes.append(Self.key(index), RowChange(evictingBothInserted: false)) }
+        #expect(writes.count == 4)
+        #expect(writes.map(\.key) == [0, 1, 0, 2].map(Self.key))
+        #expect(writes.map(\.change.inserted) == [true, false, false, false])
+        // A later write of a row keeps "inserted" from the first.
+        let rows = ChangedRows(folded: [:], writes: writes)
+        #expect(rows.changes.count == 3 && rows.insertedKeys == [Self.key(0)])
     }
 
     @Test func threadsAskingFirstAtOnceAllGetTheSameRows() {
