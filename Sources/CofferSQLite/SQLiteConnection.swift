@@ -12,12 +12,14 @@ package final class SQLiteConnection: @unchecked Sendable {
     package let path: String
     var statementCache: [String: Statement] = [:]
     var constantStatements: [UInt: Statement] = [:]
-    /// A direct-mapped front for `constantStatements`.
+    /// A two-way front for `constantStatements`: each address maps to a slot and its neighbour.
     ///
-    /// A hot statement is found with one multiply and one compare instead of hashing its address.
-    /// The connection is confined to one thread, so Swift's dynamic exclusivity check on this
-    /// array would only cost time.
-    @exclusivity(unchecked) private var recentConstants = [RecentStatement?](repeating: nil, count: 64)
+    /// A hot statement is found with one multiply and a compare or two instead of hashing its
+    /// address. One slot per address let two hot statements whose addresses met in a slot (which
+    /// a change anywhere in the binary can cause) evict each other on every use. The connection
+    /// is confined to one thread, so Swift's dynamic exclusivity check on this array would only
+    /// cost time.
+    @exclusivity(unchecked) private var recentConstants = [RecentStatement?](repeating: nil, count: 128)
     /// Keeps the WAL hook's callback alive as long as the handle.
     var walHookBox: AnyObject?
     /// Statements prepared under an authorizer, apart from `statementCache` so that one is
@@ -123,18 +125,27 @@ package final class SQLiteConnection: @unchecked Sendable {
     /// - Throws: ``SQLiteError`` when the SQL does not compile.
     package func cachedStatement(_ sql: StaticString) throws -> Statement {
         let address = UInt(bitPattern: sql.utf8Start)
-        // Fibonacci hashing: the top 6 bits of the product spread nearby addresses over the slots.
-        let slot = Int(truncatingIfNeeded: (UInt64(address) &* 0x9E37_79B9_7F4A_7C15) >> 58)
+        // Fibonacci hashing: the top 7 bits of the product spread nearby addresses over the slots.
+        let slot = Int(truncatingIfNeeded: (UInt64(address) &* 0x9E37_79B9_7F4A_7C15) >> 57)
+        let neighbour = slot ^ 1
         if let recent = recentConstants[slot], recent.address == address, !recent.statement.isBusy {
             return recent.statement
         }
-        if let stmt = constantStatements[address] {
-            guard !stmt.isBusy else { return try prepare(sql.description) }
-            recentConstants[slot] = RecentStatement(address: address, statement: stmt)
-            return stmt
+        if let recent = recentConstants[neighbour], recent.address == address, !recent.statement.isBusy {
+            return recent.statement
         }
-        let stmt = try prepare(sql.description)
-        constantStatements[address] = stmt
+        let stmt: Statement
+        if let cached = constantStatements[address] {
+            guard !cached.isBusy else { return try prepare(sql.description) }
+            stmt = cached
+        } else {
+            stmt = try prepare(sql.description)
+            constantStatements[address] = stmt
+        }
+        // The statement in the slot moves to the neighbour, so two that share a slot both stay.
+        if let displaced = recentConstants[slot], displaced.address != address {
+            recentConstants[neighbour] = displaced
+        }
         recentConstants[slot] = RecentStatement(address: address, statement: stmt)
         return stmt
     }

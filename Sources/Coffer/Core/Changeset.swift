@@ -110,7 +110,7 @@ public struct Changeset: Sendable {
     }
 
     init(
-        snapshot: UInt64, connectionID: UInt64, connectionName: String?, changes: PendingChanges,
+        snapshot: UInt64, connectionID: UInt64, connectionName: String?, changes: consuming PendingChanges,
         customObject: (any Sendable)?, extensionChanges: [String: any Sendable],
         registeredExtensions: Set<String> = [], unregisteredExtensions: Set<String> = []
     ) {

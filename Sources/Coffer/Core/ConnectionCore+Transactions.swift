@@ -155,7 +155,8 @@ extension ConnectionCore {
         }
         let newSnapshot = start + 1
         let changeset = Changeset(
-            snapshot: newSnapshot, connectionID: id, connectionName: connection.name, changes: changes,
+            // Consumed: a borrowed `PendingChanges` was copied whole to read its fields.
+            snapshot: newSnapshot, connectionID: id, connectionName: connection.name, changes: consume changes,
             customObject: tx.hasNotificationCustomObject ? tx.notificationCustomObject : nil,
             extensionChanges: extensionChanges,
             registeredExtensions: tx.registeredExtensions.isEmpty ? [] : Set(tx.registeredExtensions.map(\.name)),
