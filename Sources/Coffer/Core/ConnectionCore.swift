@@ -47,7 +47,8 @@ final class ConnectionCore: @unchecked Sendable {
     /// inserts and rewrites of existing rows each pay for one statement per row.
     @exclusivity(unchecked) var lastUpsertUpdated = false
     /// The copy of the serializer registry this connection's transactions use, replaced by the
-    /// first transaction that begins after a registration (its ``ConfigSnapshot/version`` is then older than the registry's).
+    /// first transaction that begins after a registration (its ``ConfigSnapshot/version`` is then
+    /// older than the registry's).
     // Unchecked like `snapshot`: read and set at every begin, on the connection's queue.
     @exclusivity(unchecked) var configs: ConfigSnapshot?
     /// Each registered extension's state on this connection, created on first use, with the

@@ -72,8 +72,7 @@ extension Database {
             // A connection alone and no stream, as a small app has them, need no arrays built.
             let alone = state.connections.count == 1 && state.connections.first?.key == committer
             let siblings =
-                alone || state.connections.isEmpty
-                ? [] : state.connections.compactMap { id, entry in id == committer ? nil : entry.connection }
+                alone ? [] : state.connections.compactMap { id, entry in id == committer ? nil : entry.connection }
             return (siblings, state.changeStreams.isEmpty ? [] : Array(state.changeStreams.values))
         }
         for sibling in siblings {

@@ -9,16 +9,8 @@ import Testing
 /// The access gate on its own: shared holds keep a rotation or a close out, an exclusive hold
 /// keeps transactions out, and a closed gate refuses everyone.
 @Suite struct DatabaseAccessGateTests {
-    private func code(_ body: () throws -> Void) -> DatabaseError.Code? {
-        do {
-            try body()
-            return nil
-        } catch let error as DatabaseError {
-            return error.code
-        } catch {
-            return nil
-        }
-    }
+    /// The code of the ``DatabaseError`` `body` throws (the extension suites' helper).
+    private func code(_ body: () throws -> Void) -> DatabaseError.Code? { Extensions.code(body) }
 
     @Test func sharedHoldsKeepAnExclusiveHoldOutUntilTheLastEnds() throws {
         let gate = DatabaseAccessGate(path: "/tmp/gate.db")
