@@ -46,11 +46,10 @@ final class ConnectionCore: @unchecked Sendable {
     /// Whether the last upsert found its row: the next one then tries UPDATE before INSERT, so bulk
     /// inserts and rewrites of existing rows each pay for one statement per row.
     @exclusivity(unchecked) var lastUpsertUpdated = false
-    /// The copy of the serializer registry this connection's transactions use, replaced by the
-    /// first transaction that begins after a registration (its ``ConfigSnapshot/version`` is then
-    /// older than the registry's).
+    /// The copy of the serializer registry this connection's transactions use (see
+    /// ``currentConfigs()``).
     // Unchecked like `snapshot`: read and set at every begin, on the connection's queue.
-    @exclusivity(unchecked) var configs: ConfigSnapshot?
+    @exclusivity(unchecked) private var configs: ConfigSnapshot?
     /// Each registered extension's state on this connection, created on first use, with the
     /// registration it was made for.
     var extensionStates: [String: (registration: UInt64, state: any ExtensionConnectionState)] = [:]
@@ -93,6 +92,15 @@ final class ConnectionCore: @unchecked Sendable {
     func leaveAccess() {
         accessDepth -= 1
         if accessDepth == 0 { database.gate.leaveShared() }
+    }
+
+    /// The registry copy for a transaction beginning now: the kept one, unless a registration
+    /// bumped the registry's version since it was taken.
+    func currentConfigs() -> ConfigSnapshot {
+        if let configs, configs.version == database.registry.version { return configs }
+        let fresh = database.registry.snapshot()
+        configs = fresh
+        return fresh
     }
 
     /// Reopens the handle when a key rotation replaced the file since it was opened.

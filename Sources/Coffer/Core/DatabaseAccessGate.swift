@@ -107,7 +107,8 @@ final class DatabaseAccessGate: Sendable {
     ///   transactions did not end in time (for example a long-lived read transaction) or a close
     ///   or another rotation holds the gate, or whatever `body` throws.
     func withExclusiveAccess<T>(timeout: Duration, _ body: () throws -> T) throws -> T {
-        guard try claimExclusive() else {
+        guard claimExclusive() else {
+            try checkOpen()
             throw DatabaseError(.busy, "a key rotation or a close is in progress", path: path)
         }
         defer { releaseExclusive() }
@@ -127,7 +128,7 @@ final class DatabaseAccessGate: Sendable {
     func close(until deadline: ContinuousClock.Instant) throws -> Bool {
         while true {
             if isClosed { return false }
-            if try claimExclusive(throwingWhenClosed: false) { break }
+            if claimExclusive() { break }
             guard ContinuousClock.now < deadline else {
                 throw DatabaseError(.busy, "a key rotation was still running; close the database later", path: path)
             }
@@ -143,10 +144,9 @@ final class DatabaseAccessGate: Sendable {
         return true
     }
 
-    /// Sets the exclusive bit unless another rotation or close holds it.
+    /// Sets the exclusive bit unless a rotation or a close (also a finished one) holds it.
     /// - Returns: whether this call set it.
-    /// - Throws: ``closedError`` once the database is closed, when `throwingWhenClosed`.
-    private func claimExclusive(throwingWhenClosed: Bool = true) throws -> Bool {
+    private func claimExclusive() -> Bool {
         var current = word.load(ordering: .relaxed)
         while current & Self.exclusiveBit == 0 {
             let (exchanged, original) = word.compareExchange(
@@ -154,7 +154,6 @@ final class DatabaseAccessGate: Sendable {
             if exchanged { return true }
             current = original
         }
-        if throwingWhenClosed && isClosed { throw closedError }
         return false
     }
 

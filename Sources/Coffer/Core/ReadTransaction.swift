@@ -48,15 +48,8 @@ public class ReadTransaction {
         self.connection = connection
         self.core = core
         self.snapshot = snapshot
-        let database = connection.database
-        if let kept = core.configs, kept.version == database.registry.version {
-            self.configs = kept
-        } else {
-            let configs = database.registry.snapshot()
-            core.configs = configs
-            self.configs = configs
-        }
-        self.extensionEntries = database.extensionEntries
+        self.configs = core.currentConfigs()
+        self.extensionEntries = connection.database.extensionEntries
     }
 
     /// Ends the transaction's validity and releases the extensions' objects (which refer back to it).
