@@ -7,7 +7,10 @@ import Foundation
 /// Handing each commit to the queue on its own wakes a sleeping thread per commit, which costs a
 /// small write transaction about as much as encrypting a page (BENCHMARKS.md, W2). So the first
 /// commit after a quiet millisecond is posted at once, and the commits of a burst after it are
-/// posted together when that millisecond is over. Completion callbacks go through
+/// posted together when that millisecond is over. While commits keep coming, the queue arms the
+/// next millisecond's timer itself after each batch it posts, so the committing threads of a
+/// burst only append (arming or signalling a source costs a commit several hundred instructions);
+/// the first tick that finds nothing lets the timer rest. Completion callbacks go through
 /// ``deliver(on:_:)``, which posts what is waiting first, so a completion still runs after
 /// its commit's notification.
 ///
@@ -17,16 +20,23 @@ import Foundation
 final class CommitNotifier: Sendable {
     private struct Pending {
         var changesets: [Changeset] = []
-        /// `wake` was signalled or `timer` armed, and the batch has not been taken since.
+        /// `wake` was signalled or `timer` armed, and the batch has not been taken since (or the
+        /// queue re-armed `timer` after a batch): a commit only needs to append.
         var isScheduled = false
-        var lastDelivery = DispatchTime(uptimeNanoseconds: 0)
+        /// How many commits signalled `wake` or armed `timer` themselves (for tests).
+        var scheduledByCommits = 0
+        /// When notifications were last posted; nil before the first.
+        ///
+        /// Not a zero `DispatchTime`: dispatch reads a raw value of 0 as "now", so the interval
+        /// after it would have been counted from the first commit and delayed its notification.
+        var lastDelivery: DispatchTime?
         /// The notifications' object, held weakly.
         ///
         /// Waiting notifications must not keep a closed database (and its file claim) alive.
         weak var database: Database?
     }
 
-    /// The shortest time between two wake-ups of the queue for notifications alone.
+    /// The default shortest time between two wake-ups of the queue for notifications alone.
     static let interval = DispatchTimeInterval.milliseconds(1)
 
     /// The database's notification queue: notifications and default completion callbacks run here.
@@ -37,12 +47,16 @@ final class CommitNotifier: Sendable {
     private nonisolated(unsafe) let wake: any DispatchSourceUserDataOr
     private nonisolated(unsafe) let timer: any DispatchSourceTimer
 
-    init(queue: DispatchQueue) {
+    /// The shortest time between two wake-ups of the queue for notifications alone.
+    let interval: DispatchTimeInterval
+
+    init(queue: DispatchQueue, interval: DispatchTimeInterval = CommitNotifier.interval) {
         self.queue = queue
+        self.interval = interval
         wake = DispatchSource.makeUserDataOrSource(queue: queue)
         timer = DispatchSource.makeTimerSource(queue: queue)
-        wake.setEventHandler { self.postWaiting() }
-        timer.setEventHandler { self.postWaiting() }
+        wake.setEventHandler { self.postWaiting(onTick: false) }
+        timer.setEventHandler { self.postWaiting(onTick: true) }
         wake.activate()
         timer.activate()
     }
@@ -54,24 +68,26 @@ final class CommitNotifier: Sendable {
 
     /// Queues the notification of `changeset`.
     func post(_ changeset: Changeset) {
-        let due = pending.withLock { pending -> DispatchTime? in
+        // nil: a wake-up or tick is on its way already.
+        let due = pending.withLock { pending -> DispatchTime?? in
             pending.changesets.append(changeset)
             guard !pending.isScheduled else { return nil }
             pending.isScheduled = true
-            return pending.lastDelivery + Self.interval
+            pending.scheduledByCommits += 1
+            return .some(pending.lastDelivery.map { $0 + interval })
         }
         guard let due else { return }
-        if due <= .now() {
-            wake.or(data: 1)
-        } else {
+        if let due, due > .now() {
             timer.schedule(deadline: due)
+        } else {
+            wake.or(data: 1)
         }
     }
 
     /// Runs `block` on `queue` (default: the notification queue) after every notification queued
     /// so far has been posted there.
     func deliver(on queue: DispatchQueue?, _ block: @escaping @Sendable () -> Void) {
-        if pending.withLock({ !$0.changesets.isEmpty }) { self.queue.async { self.postWaiting() } }
+        if pending.withLock({ !$0.changesets.isEmpty }) { self.queue.async { self.postWaiting(onTick: false) } }
         (queue ?? self.queue).async(execute: block)
     }
 
@@ -80,7 +96,7 @@ final class CommitNotifier: Sendable {
     /// commits queued).
     func finish() {
         queue.async {
-            self.postWaiting()
+            self.postWaiting(onTick: false)
             self.wake.cancel()
             self.timer.cancel()
         }
@@ -88,20 +104,34 @@ final class CommitNotifier: Sendable {
 
     /// Posts every waiting notification, on the serial queue: each run takes the whole list, so
     /// however often the queue is woken, commit order holds.
-    private func postWaiting() {
-        let (batch, database) = pending.withLock { pending -> ([Changeset], Database?) in
-            pending.isScheduled = false
-            pending.lastDelivery = .now()
+    ///
+    /// A tick that finds commits waiting arms the next tick and leaves the batch scheduled, so
+    /// the commits arriving meanwhile only append; a tick that finds none, or a wake-up, leaves
+    /// the next commit to schedule one.
+    private func postWaiting(onTick: Bool) {
+        let (batch, database, rearm) = pending.withLock { pending -> ([Changeset], Database?, Bool) in
+            let rearm = onTick && !pending.changesets.isEmpty
+            pending.isScheduled = rearm
+            // A run that posts nothing leaves the interval counted from the last posting, so the
+            // first commit after a flow's idle tick is posted at once.
+            if !pending.changesets.isEmpty { pending.lastDelivery = .now() }
             let batch = pending.changesets
             // New storage of the same capacity, allocated here rather than by the committing
             // thread's next append.
             pending.changesets.removeAll(keepingCapacity: true)
-            return (batch, pending.database)
+            return (batch, pending.database, rearm)
         }
+        if rearm { timer.schedule(deadline: .now() + interval) }
         for changeset in batch {
             NotificationCenter.default.post(
                 name: Database.modifiedNotification, object: database,
                 userInfo: [Database.changesetKey: changeset])
         }
+    }
+
+    /// Whether a commit now would only append (a wake-up or tick is on its way), and how many
+    /// commits signalled or armed a source themselves so far; for tests.
+    var schedule: (isScheduled: Bool, byCommits: Int) {
+        pending.withLock { ($0.isScheduled, $0.scheduledByCommits) }
     }
 }
