@@ -118,6 +118,10 @@ final class ResolvedConfig: Sendable {
     /// read of `Data` hands out the stored bytes: answered once here, as asking the chain on each
     /// read copied it.
     let storesDataAsIs: Bool
+    /// Whether a `Data` object without metadata goes to its row as it is and nothing else sees
+    /// it on the way: stored as is, no object sanitizers, the default policies (nothing to copy
+    /// into the changeset), so `setObject(_: Data, …)` need not box it.
+    let writesDataAsIs: Bool
 
     init(_ config: CollectionConfig) {
         if case .asIs? = config.objectChain.directRead(as: Data.self) {
@@ -125,6 +129,9 @@ final class ResolvedConfig: Sendable {
         } else {
             storesDataAsIs = false
         }
+        writesDataAsIs =
+            storesDataAsIs && config.objectPreSanitizer == nil && config.objectPostSanitizer == nil
+            && config.objectPolicy == .containment && config.metadataPolicy == .containment
         objectChain = config.objectChain
         metadataChain = config.metadataChain
         objectPreSanitizer = config.objectPreSanitizer

@@ -1,3 +1,5 @@
+public import Foundation
+
 /// Writes through a ``TypedCollection``: the string-keyed writes, taking the handle's types.
 ///
 /// Writes that carry a value check the handle against the collection's registered codecs first
@@ -10,8 +12,13 @@ extension ReadWriteTransaction {
         throws
     {
         // Inlined so that the caller's concrete `O` and `M?` are boxed into the existentials
-        // `setObject` takes directly; unspecialized, that boxing goes through the runtime.
+        // `setObject` takes directly (unspecialized, that boxing goes through the runtime), and a
+        // `Data` handle's objects are not boxed at all.
         try checkTypes(of: collection)
+        if O.self == Data.self, metadata == nil, let data = object as? Data {
+            try setObject(data, forKey: key, inCollection: collection.name)
+            return
+        }
         try setObject(object, forKey: key, inCollection: collection.name, withMetadata: metadata)
     }
 

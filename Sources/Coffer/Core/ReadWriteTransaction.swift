@@ -293,7 +293,7 @@ public final class ReadWriteTransaction: ReadTransaction {
     /// conflict), two for an existing one.
     ///
     /// Returns whether it inserted.
-    private func insertOrUpdate(_ ck: CollectionKey, data: Data, metadata: Data?) throws -> Bool {
+    func insertOrUpdate(_ ck: CollectionKey, data: Data, metadata: Data?) throws -> Bool {
         try mapSQLite(collection: ck.collection, key: ck.key) { () throws -> Bool in
             if core.lastUpsertUpdated {
                 if try updateRow(ck, data: data, metadata: metadata) { return false }
