@@ -188,11 +188,38 @@ package final class Statement {
         }
     }
 
+    /// Runs the statement (as ``run()``) with `text` and `blob` bound in place to parameters
+    /// `textIndex` and `blobIndex` (NULL when `blob` is nil): the two lendings of a row write in
+    /// one call, without the closures and busy checks of two nested ``withLent(_:at:_:)``.
+    /// - Throws: ``SQLiteError``.
+    package func run(lending text: String, at textIndex: Int32, _ blob: Data?, at blobIndex: Int32) throws {
+        try text.withCString { pointer in
+            try bindText(pointer, count: text.utf8.count, at: textIndex, nil)
+            // `run()` resets the statement: nothing steps with the lent memory afterwards.
+            defer { markDangling(at: textIndex) }
+            guard let blob else {
+                try bindNull(at: blobIndex)
+                try run()
+                return
+            }
+            try blob.withUnsafeBytes { raw in
+                try bindBlob(raw, at: blobIndex, nil)
+                defer { markDangling(at: blobIndex) }
+                try run()
+            }
+        }
+    }
+
     /// Ends a lending of parameter `index`: resets the statement if `body` left it stepping (a
     /// stepping statement reads its parameters again), then marks the parameter dangling, to be
     /// bound to NULL before the next step unless it is bound again first.
     private func letGo(at index: Int32) {
         if sqlite3_stmt_busy(handle) != 0 { sqlite3_reset(handle) }
+        markDangling(at: index)
+    }
+
+    /// The rest of ``letGo(at:)``, for a statement known not to be stepping.
+    private func markDangling(at index: Int32) {
         noteBinding(at: index)
         let bit = Self.bit(index)
         if bit == 0 {

@@ -421,8 +421,10 @@ struct PendingChanges {
     }
 
     /// Records a whole-row write under the containment policies: sibling caches drop both values.
-    mutating func recordEvictingWrite(_ ck: CollectionKey, inserted: Bool) {
-        if flushWriteCounts != nil { flushWriteCounts?[ck, default: 0] += 1 }
+    ///
+    /// Takes the key: a writer's last use of it, so its strings move into the record.
+    mutating func recordEvictingWrite(_ ck: consuming CollectionKey, inserted: Bool) {
+        if flushWriteCounts != nil { flushWriteCounts?[copy ck, default: 0] += 1 }
         pendingWrites.append(ck, RowChange(evictingBothInserted: inserted))
     }
 

@@ -317,8 +317,11 @@ public final class ReadWriteTransaction: ReadTransaction {
         let stmt = try core.sqlite.cachedStatement(SQL.updateAllByKey)
         // The collection stays bound (a transaction's rows mostly share it); the rest is lent per row.
         try stmt.bindKept(ck.collection, at: 3)
-        try stmt.withLent(data, at: 1) {
-            try stmt.withLent(metadata, at: 2) { try stmt.withLent(ck.key, at: 4) { try stmt.run() } }
+        if let metadata {
+            try stmt.withLent(metadata, at: 2) { try stmt.run(lending: ck.key, at: 4, data, at: 1) }
+        } else {
+            try stmt.bindNull(at: 2)
+            try stmt.run(lending: ck.key, at: 4, data, at: 1)
         }
         return core.sqlite.changes > 0
     }
@@ -326,8 +329,11 @@ public final class ReadWriteTransaction: ReadTransaction {
     private func insertRow(_ ck: CollectionKey, data: Data, metadata: Data?) throws {
         let stmt = try core.sqlite.cachedStatement(SQL.insert)
         try stmt.bindKept(ck.collection, at: 1)
-        try stmt.withLent(ck.key, at: 2) {
-            try stmt.withLent(data, at: 3) { try stmt.withLent(metadata, at: 4) { try stmt.run() } }
+        if let metadata {
+            try stmt.withLent(metadata, at: 4) { try stmt.run(lending: ck.key, at: 2, data, at: 3) }
+        } else {
+            try stmt.bindNull(at: 4)
+            try stmt.run(lending: ck.key, at: 2, data, at: 3)
         }
     }
 

@@ -3,7 +3,12 @@
 /// Most write transactions write one row: in an array, that one write allocated the array's
 /// storage at every commit, and the changeset freed it.
 struct RowWrites: Sequence {
-    typealias Element = (key: CollectionKey, change: RowChange)
+    /// One write: a struct rather than a tuple, since freeing a transaction's list destroys each
+    /// tuple through the runtime's generic tuple witness and then each field's.
+    struct Element {
+        let key: CollectionKey
+        let change: RowChange
+    }
 
     /// The first write; `rest` is empty while this is nil.
     private var first: Element?
@@ -14,11 +19,11 @@ struct RowWrites: Sequence {
     var underestimatedCount: Int { count }
 
     /// Adds a write after the others.
-    mutating func append(_ key: CollectionKey, _ change: RowChange) {
+    mutating func append(_ key: consuming CollectionKey, _ change: RowChange) {
         if first == nil {
-            first = (key, change)
+            first = Element(key: key, change: change)
         } else {
-            rest.append((key, change))
+            rest.append(Element(key: key, change: change))
         }
     }
 

@@ -60,4 +60,35 @@ struct LentBindingTests {
         #expect(try select.step())
         #expect(select.int64(0) == 1)
     }
+
+    /// `run(lending:at:_:at:)`, the fused row-write lending, stores the same bytes and leaves
+    /// nothing bound either, also when the step fails.
+    @Test func runLendingStoresExactlyAndUnbinds() throws {
+        let dir = TemporaryDirectory()
+        let connection = try makeTable(dir)
+        try connection.execute("CREATE UNIQUE INDEX t_a ON t(a)")
+        let insert = try connection.cachedStatement("INSERT INTO t (a, b) VALUES (?, ?)")
+        let cases: [(String, Data?)] = [
+            ("small", Data([1, 2, 3])),
+            ("a\0b, with an embedded NUL and more than fifteen bytes", Data(repeating: 7, count: 5000)),
+            ("", Data()),
+            ("é ∑ 😀", nil),
+        ]
+        for (text, blob) in cases { try insert.run(lending: text, at: 1, blob, at: 2) }
+        // A failing step (the unique index) throws and still leaves the statement reset.
+        #expect(throws: SQLiteError.self) { try insert.run(lending: "small", at: 1, Data([4]), at: 2) }
+        #expect(!insert.isBusy)
+        let select = try connection.cachedStatement("SELECT a, b FROM t ORDER BY rowid")
+        var read: [(String, Data?)] = []
+        while try select.step() { read.append((select.text(0), select.isNull(1) ? nil : select.data(1))) }
+        select.reset()
+        #expect(read.map(\.0) == cases.map(\.0))
+        #expect(read.map(\.1) == cases.map(\.1))
+        // Stepping again without binding inserts NULLs, not whatever the lent pointers now hold.
+        try insert.run()
+        let nulls = try connection.cachedStatement("SELECT count(*) FROM t WHERE a IS NULL AND b IS NULL")
+        defer { nulls.reset() }
+        #expect(try nulls.step())
+        #expect(nulls.int64(0) == 1)
+    }
 }
