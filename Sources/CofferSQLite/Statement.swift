@@ -202,10 +202,20 @@ package final class Statement {
                 try run()
                 return
             }
-            try blob.withUnsafeBytes { raw in
-                try bindBlob(raw, at: blobIndex, nil)
-                defer { markDangling(at: blobIndex) }
-                try run()
+            // Through the span where Foundation has one: `Data.withUnsafeBytes`, inlined here,
+            // checks exclusive access to its storage's fields at run time, three checks a row.
+            if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+                try blob.bytes.withUnsafeBytes { raw in
+                    try bindBlob(raw, at: blobIndex, nil)
+                    defer { markDangling(at: blobIndex) }
+                    try run()
+                }
+            } else {
+                try blob.withUnsafeBytes { raw in
+                    try bindBlob(raw, at: blobIndex, nil)
+                    defer { markDangling(at: blobIndex) }
+                    try run()
+                }
             }
         }
     }
