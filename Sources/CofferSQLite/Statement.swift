@@ -189,19 +189,14 @@ package final class Statement {
     }
 
     /// Runs the statement (as ``run()``) with `text` and `blob` bound in place to parameters
-    /// `textIndex` and `blobIndex` (NULL when `blob` is nil): the two lendings of a row write in
-    /// one call, without the closures and busy checks of two nested ``withLent(_:at:_:)``.
+    /// `textIndex` and `blobIndex`: the two lendings of a row write in one call, without the
+    /// closures and busy checks of two nested ``withLent(_:at:_:)``.
     /// - Throws: ``SQLiteError``.
-    package func run(lending text: String, at textIndex: Int32, _ blob: Data?, at blobIndex: Int32) throws {
+    package func run(lending text: String, at textIndex: Int32, _ blob: Data, at blobIndex: Int32) throws {
         try text.withCString { pointer in
             try bindText(pointer, count: text.utf8.count, at: textIndex, nil)
             // `run()` resets the statement: nothing steps with the lent memory afterwards.
             defer { markDangling(at: textIndex) }
-            guard let blob else {
-                try bindNull(at: blobIndex)
-                try run()
-                return
-            }
             // Through the span where Foundation has one: `Data.withUnsafeBytes`, inlined here,
             // checks exclusive access to its storage's fields at run time, three checks a row.
             if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {

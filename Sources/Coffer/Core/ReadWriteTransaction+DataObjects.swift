@@ -10,15 +10,30 @@ extension ReadWriteTransaction {
     /// - Throws: ``DatabaseError`` `.serialization` when a value cannot be serialized (nothing is
     ///   written), or any ``DatabaseError`` from writing.
     public func setObject(
-        _ data: Data, forKey key: String, inCollection collection: String?, withMetadata metadata: (any Sendable)? = nil
+        _ data: Data, forKey key: String, inCollection collection: String?, withMetadata metadata: (any Sendable)?
     ) throws {
-        try checkWritable()
-        let ck = CollectionKey(collection: collection ?? "", key: key)
-        guard metadata == nil, configs.config(for: ck.collection).writesDataAsIs,
-            hookReceivers(forCollection: ck.collection).isEmpty
-        else {
+        guard metadata == nil else {
             try setObject(
                 data as any Sendable, forKey: key, inCollection: collection, withMetadata: metadata,
+                serializedObject: nil, serializedMetadata: nil)
+            return
+        }
+        try setObject(data, forKey: key, inCollection: collection)
+    }
+
+    /// Stores the `Data` object `data` without metadata for `key` in `collection`, replacing any
+    /// existing row (and its metadata): the overload above without metadata.
+    ///
+    /// Its own overload, so a call without metadata builds and destroys no empty `any Sendable`.
+    /// - Throws: ``DatabaseError`` `.serialization` when the object cannot be serialized (nothing
+    ///   is written), or any ``DatabaseError`` from writing.
+    public func setObject(_ data: Data, forKey key: String, inCollection collection: String?) throws {
+        try checkWritable()
+        let ck = CollectionKey(collection: collection ?? "", key: key)
+        guard configs.config(for: ck.collection).writesDataAsIs, hookReceivers(forCollection: ck.collection).isEmpty
+        else {
+            try setObject(
+                data as any Sendable, forKey: key, inCollection: collection, withMetadata: nil,
                 serializedObject: nil, serializedMetadata: nil)
             return
         }

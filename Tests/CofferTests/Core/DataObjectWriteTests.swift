@@ -76,8 +76,13 @@ import Testing
             let remove = Int.random(in: 0..<5, using: &random) == 0 ? keys.randomElement(using: &random) : nil
             try fast.writer.readWrite { tx in
                 for write in writes {
-                    try tx.setObject(
-                        write.data, forKey: write.key, inCollection: write.collection, withMetadata: write.metadata)
+                    // Without metadata, both overloads: the one without the parameter and the one given nil.
+                    if write.metadata == nil, write.data.count % 2 == 0 {
+                        try tx.setObject(write.data, forKey: write.key, inCollection: write.collection)
+                    } else {
+                        try tx.setObject(
+                            write.data, forKey: write.key, inCollection: write.collection, withMetadata: write.metadata)
+                    }
                 }
                 if let remove { try tx.removeObject(forKey: remove, inCollection: "blobs") }
             }
