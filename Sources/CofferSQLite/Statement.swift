@@ -224,6 +224,7 @@ package final class Statement {
     }
 
     /// The rest of ``letGo(at:)``, for a statement known not to be stepping.
+    @inline(__always)
     private func markDangling(at index: Int32) {
         noteBinding(at: index)
         let bit = Self.bit(index)
