@@ -66,17 +66,24 @@ final class CommitNotifier: Sendable {
         pending.withLock { $0.database = database }
     }
 
+    /// What a commit does to have its notification posted.
+    private enum Wakeup {
+        /// Nothing: a wake-up or tick is on its way already.
+        case none
+        /// Wake the queue now, or when the interval after the last posting ends if that is later.
+        case due(DispatchTime?)
+    }
+
     /// Queues the notification of `changeset`.
     func post(_ changeset: Changeset) {
-        // nil: a wake-up or tick is on its way already.
-        let due = pending.withLock { pending -> DispatchTime?? in
+        let wakeup = pending.withLock { pending -> Wakeup in
             pending.changesets.append(changeset)
-            guard !pending.isScheduled else { return nil }
+            guard !pending.isScheduled else { return .none }
             pending.isScheduled = true
             pending.scheduledByCommits += 1
-            return .some(pending.lastDelivery.map { $0 + interval })
+            return .due(pending.lastDelivery.map { $0 + interval })
         }
-        guard let due else { return }
+        guard case .due(let due) = wakeup else { return }
         if let due, due > .now() {
             timer.schedule(deadline: due)
         } else {
