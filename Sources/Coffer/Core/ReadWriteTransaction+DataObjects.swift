@@ -4,27 +4,13 @@ public import Foundation
 /// without being boxed into `any Sendable` and passed through the identity chain, which cost a bulk
 /// write of `Data` several hundred instructions a row (BENCHMARKS.md, W1r).
 extension ReadWriteTransaction {
-    /// Stores the `Data` object `data` (and `metadata`) for `key` in `collection`, replacing any
-    /// existing row: ``setObject(_:forKey:inCollection:withMetadata:)`` for a `Data` object, with
-    /// the same sanitizers, serialization, caches, hooks and errors.
-    /// - Throws: ``DatabaseError`` `.serialization` when a value cannot be serialized (nothing is
-    ///   written), or any ``DatabaseError`` from writing.
-    public func setObject(
-        _ data: Data, forKey key: String, inCollection collection: String?, withMetadata metadata: (any Sendable)?
-    ) throws {
-        guard metadata == nil else {
-            try setObject(
-                data as any Sendable, forKey: key, inCollection: collection, withMetadata: metadata,
-                serializedObject: nil, serializedMetadata: nil)
-            return
-        }
-        try setObject(data, forKey: key, inCollection: collection)
-    }
-
     /// Stores the `Data` object `data` without metadata for `key` in `collection`, replacing any
-    /// existing row (and its metadata): the overload above without metadata.
+    /// existing row (and its metadata): ``setObject(_:forKey:inCollection:withMetadata:)`` for a
+    /// `Data` object and no metadata, with the same sanitizers, serialization, caches, hooks and
+    /// errors.
     ///
-    /// Its own overload, so a call without metadata builds and destroys no empty `any Sendable`.
+    /// A write with metadata takes the general path: its metadata is serialized anyway. This
+    /// overload has no metadata parameter, so a call builds and destroys no empty `any Sendable`.
     /// - Throws: ``DatabaseError`` `.serialization` when the object cannot be serialized (nothing
     ///   is written), or any ``DatabaseError`` from writing.
     public func setObject(_ data: Data, forKey key: String, inCollection collection: String?) throws {
