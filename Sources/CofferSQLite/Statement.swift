@@ -197,20 +197,17 @@ package final class Statement {
             try bindText(pointer, count: text.utf8.count, at: textIndex, nil)
             // `run()` resets the statement: nothing steps with the lent memory afterwards.
             defer { markDangling(at: textIndex) }
+            func runLendingBlob(_ raw: UnsafeRawBufferPointer) throws {
+                try bindBlob(raw, at: blobIndex, nil)
+                defer { markDangling(at: blobIndex) }
+                try run()
+            }
             // Through the span where Foundation has one: `Data.withUnsafeBytes`, inlined here,
             // checks exclusive access to its storage's fields at run time, three checks a row.
             if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
-                try blob.bytes.withUnsafeBytes { raw in
-                    try bindBlob(raw, at: blobIndex, nil)
-                    defer { markDangling(at: blobIndex) }
-                    try run()
-                }
+                try blob.bytes.withUnsafeBytes(runLendingBlob)
             } else {
-                try blob.withUnsafeBytes { raw in
-                    try bindBlob(raw, at: blobIndex, nil)
-                    defer { markDangling(at: blobIndex) }
-                    try run()
-                }
+                try blob.withUnsafeBytes(runLendingBlob)
             }
         }
     }
