@@ -57,8 +57,6 @@ extension SQLiteError {
 
     /// Whether the failure means "wrong key, or not a database at all".
     package var isNotADatabase: Bool { code == ResultCode.notadb }
-    /// Whether the failure is a uniqueness or other constraint violation.
-    package var isConstraint: Bool { code == ResultCode.constraint }
     /// Whether an authorizer refused the statement (see `SQLiteConnection.prepare(_:authorizer:)`).
     package var isNotAuthorized: Bool { code == ResultCode.auth }
 }

@@ -73,6 +73,7 @@ package final class Statement {
     /// statement: SQLite copies the text once, instead of it being bound in place and unbound
     /// around every step. Same text means the same string bits (a small string's bytes, or the
     /// same storage); equal text with other bits is bound again, which is correct, only slower.
+    @inline(__always)
     package func bindKept(_ value: String, at index: Int32) throws {
         if keptIndex == index, Self.sameBits(keptText, value) { return }
         try bind(value, at: index)
@@ -191,24 +192,51 @@ package final class Statement {
     /// Runs the statement (as ``run()``) with `text` and `blob` bound in place to parameters
     /// `textIndex` and `blobIndex`: the two lendings of a row write in one call, without the
     /// closures and busy checks of two nested ``withLent(_:at:_:)``.
+    /// - Returns: the number of rows the statement changed (`sqlite3_changes`), which the caller
+    ///   would otherwise ask its connection for.
     /// - Throws: ``SQLiteError``.
-    package func run(lending text: String, at textIndex: Int32, _ blob: Data, at blobIndex: Int32) throws {
+    @discardableResult
+    package func run(lending text: String, at textIndex: Int32, _ blob: Data, at blobIndex: Int32) throws -> Int {
         try text.withCString { pointer in
             try bindText(pointer, count: text.utf8.count, at: textIndex, nil)
             // `run()` resets the statement: nothing steps with the lent memory afterwards.
             defer { markDangling(at: textIndex) }
-            func runLendingBlob(_ raw: UnsafeRawBufferPointer) throws {
+            func runLendingBlob(_ raw: UnsafeRawBufferPointer) throws -> Int {
                 try bindBlob(raw, at: blobIndex, nil)
                 defer { markDangling(at: blobIndex) }
                 try run()
+                return Int(sqlite3_changes(sqlite3_db_handle(handle)))
             }
             // Through the span where Foundation has one: `Data.withUnsafeBytes`, inlined here,
             // checks exclusive access to its storage's fields at run time, three checks a row.
             if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
-                try blob.bytes.withUnsafeBytes(runLendingBlob)
+                return try blob.bytes.withUnsafeBytes(runLendingBlob)
             } else {
-                try blob.withUnsafeBytes(runLendingBlob)
+                return try blob.withUnsafeBytes(runLendingBlob)
             }
+        }
+    }
+
+    /// Steps a one-row query with `kept` bound to parameter `keptIndex` (as ``bindKept(_:at:)``)
+    /// and `text` bound in place to parameter `textIndex`, copies column `column` of its row into
+    /// `data` (as ``copyBytes(_:into:)``) and resets: a point read's bindings and copy in one call,
+    /// without the closure and busy check of ``withLent(_:at:_:)``.
+    /// - Returns: nil when there is no row, otherwise whether the column is not NULL.
+    /// - Throws: ``SQLiteError``.
+    package func copyColumn(
+        _ column: Int32, into data: inout Data, keeping kept: String, at keptIndex: Int32,
+        lending text: String, at textIndex: Int32
+    ) throws -> Bool? {
+        try bindKept(kept, at: keptIndex)
+        return try text.withCString { pointer in
+            try bindText(pointer, count: text.utf8.count, at: textIndex, nil)
+            // Reset before the lent memory goes: nothing steps with it afterwards.
+            defer {
+                reset()
+                markDangling(at: textIndex)
+            }
+            guard try step() else { return nil }
+            return copyBytes(column, into: &data)
         }
     }
 
@@ -346,7 +374,8 @@ package final class Statement {
             data = Data()
             return sqlite3_column_type(handle, index) != SQLITE_NULL
         }
-        data.count = count
+        // Foundation's setter is a call even when the count stays: rows of one size are common.
+        if data.count != count { data.count = count }
         data.withUnsafeMutableBytes { $0.copyMemory(from: UnsafeRawBufferPointer(start: bytes, count: count)) }
         return true
     }

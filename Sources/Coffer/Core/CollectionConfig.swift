@@ -178,6 +178,13 @@ final class ConfigSnapshot {
         self.version = version
     }
 
+    /// Whether `collection` stores `Data` objects as they are: `config(for:)`'s answer, without
+    /// the retain and release of the config when `collection` is the last one resolved.
+    func storesDataAsIs(_ collection: String) -> Bool {
+        if lastCollection == collection, let lastConfig { return lastConfig.storesDataAsIs }
+        return config(for: collection).storesDataAsIs
+    }
+
     func config(for collection: String) -> ResolvedConfig {
         if let lastConfig, lastCollection == collection { return lastConfig }
         let config = registry.resolved.config(for: collection, in: registry)

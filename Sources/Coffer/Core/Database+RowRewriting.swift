@@ -46,7 +46,7 @@ extension ReadWriteTransaction {
         let cursor = try yapInt(extension: record, key: collection) ?? 0
         var rows: [(rowid: Int64, key: String, data: Data?, metadata: Data?)] = []
         try mapSQLite(collection: collection) {
-            let stmt = try core.sqlite.prepare(
+            let stmt = try sqlite.prepare(
                 #"SELECT "rowid", "key", "data", "metadata" FROM "database2" WHERE "collection" = ? AND "rowid" > ? AND "rowid" <= ? ORDER BY "rowid" LIMIT ?"#
             )
             try stmt.bind(collection, at: 1)
@@ -62,7 +62,7 @@ extension ReadWriteTransaction {
             let metadata = try rewrite(self, row.metadata, config.metadataChain, ck, "metadata")
             guard data != nil || metadata != nil else { continue }
             try mapSQLite(collection: collection, key: row.key) {
-                let stmt = try core.sqlite.cachedStatement(SQL.updateAll)
+                let stmt = try sqlite.cachedStatement(SQL.updateAll)
                 try stmt.bind(data ?? row.data, at: 1)
                 try stmt.bind(metadata ?? row.metadata, at: 2)
                 try stmt.bind(row.rowid, at: 3)

@@ -165,7 +165,7 @@ extension ReadTransaction {
         _ sql: StaticString, binding text: String? = nil, _ body: (Statement, inout Bool) throws -> Void
     ) throws {
         try checkActive()
-        let stmt = try mapSQLite { try core.sqlite.cachedStatement(sql) }
+        let stmt = try mapSQLite { try sqlite.cachedStatement(sql) }
         defer { stmt.reset() }
         if let text { try mapSQLite { try stmt.bind(text, at: 1) } }
         let mutations = core.mutationCount

@@ -80,7 +80,7 @@ extension ReadTransaction {
                 + placeholders + ")"
             var rows: [(String, Data?, Data?)] = []
             try mapSQLite(collection: collection) {
-                let stmt = try core.sqlite.cachedStatement(sql)
+                let stmt = try sqlite.cachedStatement(sql)
                 defer { stmt.reset() }
                 try stmt.bind(collection, at: 1)
                 for (offset, key) in batch.enumerated() { try stmt.bind(key, at: Int32(offset + 2)) }

@@ -16,7 +16,7 @@ extension ReadTransaction {
     ) throws -> Bool {
         try checkActive()
         return try withRow(SQL.dataForKey, CollectionKey(collection: collection ?? "", key: key)) { stmt in
-            try stmt.withUnsafeBytes(1) { bytes in try body(bytes.bytes) }
+            try stmt.withUnsafeBytes(0) { bytes in try body(bytes.bytes) }
         }
     }
 

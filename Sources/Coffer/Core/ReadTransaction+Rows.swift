@@ -4,7 +4,7 @@ import Foundation
 /// Shared row-level helpers: statements, decoding through the chains, casting.
 extension ReadTransaction {
     func scalar(_ sql: StaticString, _ text: String? = nil) throws -> Int64? {
-        let stmt = try core.sqlite.cachedStatement(sql)
+        let stmt = try sqlite.cachedStatement(sql)
         defer { stmt.reset() }
         if let text { try stmt.bind(text, at: 1) }
         return try stmt.step() ? stmt.int64(0) : nil
@@ -12,7 +12,7 @@ extension ReadTransaction {
 
     func rowid(for ck: CollectionKey) throws -> Int64? {
         try mapSQLite(collection: ck.collection, key: ck.key) {
-            let stmt = try core.sqlite.cachedStatement(SQL.rowidForKey)
+            let stmt = try sqlite.cachedStatement(SQL.rowidForKey)
             defer { stmt.reset() }
             try stmt.bind(ck.collection, at: 1)
             try stmt.bind(ck.key, at: 2)
@@ -26,7 +26,7 @@ extension ReadTransaction {
         try mapSQLite(collection: collection) { try scalar(SQL.highestRowidInCollection, collection) ?? 0 }
     }
 
-    /// Column 1 (data or metadata) of the row `ck`, using a `SELECT rowid, <column>` statement.
+    /// Column 0 (data or metadata) of the row `ck`, using a `SELECT <column>` statement.
     func fetchColumn(_ sql: StaticString, _ ck: CollectionKey) throws -> Data? {
         var found = false
         return try fetchColumn(sql, ck, found: &found)
@@ -34,16 +34,18 @@ extension ReadTransaction {
 
     func fetchColumn(_ sql: StaticString, _ ck: CollectionKey, found: inout Bool) throws -> Data? {
         var data: Data?
-        found = try withRow(sql, ck) { stmt in data = stmt.data(1) }
+        found = try withRow(sql, ck) { stmt in data = stmt.data(0) }
         return data
     }
 
-    /// Column 1 of the row `ck` copied into `bytes` (see `Statement.copyBytes`); false when there
-    /// is no such row or the column is NULL, as ``fetchColumn(_:_:)`` gives nil for both.
-    func fetchColumn(_ sql: StaticString, _ ck: CollectionKey, into bytes: inout Data) throws -> Bool {
-        var isNull = false
-        let found = try withRow(sql, ck) { stmt in isNull = !stmt.copyBytes(1, into: &bytes) }
-        return found && !isNull
+    /// Column 0 of the row for `key` in `collection` copied into `bytes` (see
+    /// `Statement.copyBytes`); false when there is no such row or the column is NULL, as
+    /// ``fetchColumn(_:_:)`` gives nil for both.
+    func fetchColumn(_ sql: StaticString, collection: String, key: String, into bytes: inout Data) throws -> Bool {
+        try mapSQLite(collection: collection, key: key) {
+            let stmt = try sqlite.cachedStatement(sql)
+            return try stmt.copyColumn(0, into: &bytes, keeping: collection, at: 1, lending: key, at: 2) == true
+        }
     }
 
     /// Lets go of a reused buffer's storage once a value larger than ``lentBytesLimit`` has been
@@ -56,7 +58,7 @@ extension ReadTransaction {
     /// its row (whose errors pass through as they are); false when there is none.
     func withRow(_ sql: StaticString, _ ck: CollectionKey, _ read: (Statement) throws -> Void) throws -> Bool {
         try mapSQLite(collection: ck.collection, key: ck.key) {
-            let stmt = try core.sqlite.cachedStatement(sql)
+            let stmt = try sqlite.cachedStatement(sql)
             var found = false
             // The collection stays bound (most reads share it); the key is lent for this step only.
             try stmt.bindKept(ck.collection, at: 1)

@@ -6,7 +6,7 @@ extension ReadTransaction {
     /// The stored value of `(extension, key)` in `yap2`.
     func yapValue(extension name: String, key: String) throws -> SQLiteValue? {
         try mapSQLite {
-            let stmt = try core.sqlite.cachedStatement(SQL.yapGet)
+            let stmt = try sqlite.cachedStatement(SQL.yapGet)
             defer { stmt.reset() }
             try stmt.bind(name, at: 1)
             try stmt.bind(key, at: 2)
@@ -35,7 +35,7 @@ extension ReadTransaction {
 extension ReadWriteTransaction {
     func setYapValue(_ value: SQLiteValue, extension name: String, key: String) throws {
         try mapSQLite {
-            let stmt = try core.sqlite.cachedStatement(SQL.yapSet)
+            let stmt = try sqlite.cachedStatement(SQL.yapSet)
             try stmt.bind(name, at: 1)
             try stmt.bind(key, at: 2)
             try stmt.bind(value: value, at: 3)
@@ -46,7 +46,7 @@ extension ReadWriteTransaction {
 
     func removeYapValues(extension name: String) throws {
         try mapSQLite {
-            let stmt = try core.sqlite.cachedStatement(SQL.yapRemoveExtension)
+            let stmt = try sqlite.cachedStatement(SQL.yapRemoveExtension)
             try stmt.bind(name, at: 1)
             try stmt.run()
         }
@@ -57,7 +57,7 @@ extension ReadWriteTransaction {
 extension ReadWriteTransaction {
     func removeYapValue(extension name: String, key: String) throws {
         try mapSQLite {
-            let stmt = try core.sqlite.cachedStatement(SQL.yapRemove)
+            let stmt = try sqlite.cachedStatement(SQL.yapRemove)
             try stmt.bind(name, at: 1)
             try stmt.bind(key, at: 2)
             try stmt.run()

@@ -14,6 +14,10 @@ public class ReadTransaction {
     /// Free-form storage for the duration of the transaction (YapDatabase's `userInfo`).
     public var userInfo = [String: any Sendable]()
     @usableFromInline let core: ConnectionCore
+    /// The connection's SQLite handle, the same for the transaction's whole life (the connection
+    /// swaps it only when it takes the access gate afresh): a `let`, so a statement lookup through
+    /// it retains nothing, where `sqlite` retained the handle for every row.
+    let sqlite: SQLiteConnection
     /// The serializer registry as it was when the transaction began (the connection's copy).
     let configs: ConfigSnapshot
     /// The storage of the last `Data` an uncached typed read handed out, for the next such read.
@@ -47,6 +51,7 @@ public class ReadTransaction {
     init(connection: Connection, core: ConnectionCore, snapshot: UInt64) {
         self.connection = connection
         self.core = core
+        self.sqlite = core.sqlite
         self.snapshot = snapshot
         self.configs = core.currentConfigs()
         self.extensionEntries = connection.database.extensionEntries
@@ -145,8 +150,16 @@ public class ReadTransaction {
         // vtable), so that this code is specialized for T: the generic version looks up
         // `Optional<T>`'s metadata at run time on every call. A cache hit of exactly T is a
         // comparison of metadata pointers and one copy of the value, read where its box keeps it.
-        var other: (any Sendable)?
+        if T.self == Data.self, !core.config.objectCacheEnabled {
+            // Stored bytes handed out as they are: a non-generic read, no boxing, no cast.
+            switch try uncachedBytes(forKey: key, inCollection: collection) {
+            case .bytes(let data): return unsafeBitCast(data, to: T.self)
+            case .absent: return nil
+            case .general: return try object(forKey: key, inCollection: collection, as: type, cached: nil)
+            }
+        }
         if let slot = try cachedObjectSlot(forKey: key, inCollection: collection) {
+            var other: (any Sendable)?
             let typed: T? = core.objectCache.withValue(atSlot: slot) { box in
                 if let value = box.value(ifExactly: T.self) { return value }
                 other = box.object
@@ -154,15 +167,9 @@ public class ReadTransaction {
             }
             // Consumed, not copied: a copy of `T?` and its destruction cost as much as the read.
             if case .some(let value) = consume typed { return value }
-        } else if !core.config.objectCacheEnabled, T.self == Data.self {
-            // Stored bytes handed out as they are: a non-generic read, no boxing, no cast.
-            switch try uncachedBytes(forKey: key, inCollection: collection) {
-            case .bytes(let data): return unsafeBitCast(data, to: T.self)
-            case .absent: return nil
-            case .general: break
-            }
+            return try object(forKey: key, inCollection: collection, as: type, cached: other)
         }
-        return try object(forKey: key, inCollection: collection, as: type, cached: other)
+        return try object(forKey: key, inCollection: collection, as: type, cached: nil)
     }
 
     /// The cache slot of the object cached for `key` in `collection`, marked most recently used,
@@ -193,11 +200,20 @@ public class ReadTransaction {
     /// The stored bytes of the row when its collection keeps `Data` objects as they are (for a
     /// connection whose object cache is off), written into the storage of the transaction's
     /// previous such read when the caller kept nothing.
+    /// - Throws: ``DatabaseError`` `.misuse` when the transaction has ended; any other from reading.
     @usableFromInline
     final func uncachedBytes(forKey key: String, inCollection collection: String?) throws -> UncachedBytes {
-        let ck = CollectionKey(collection: collection ?? "", key: key)
-        guard configs.config(for: ck.collection).storesDataAsIs else { return .general }
-        guard try fetchColumn(SQL.dataForKey, ck, into: &lentBytes) else { return .absent }
+        try checkActive()
+        // Borrowed, not `collection ?? ""`, which returns an owned copy (a retain and a release).
+        guard let collection else { return try uncachedBytes(forKey: key, in: "") }
+        return try uncachedBytes(forKey: key, in: collection)
+    }
+
+    private func uncachedBytes(forKey key: String, in collection: String) throws -> UncachedBytes {
+        guard configs.storesDataAsIs(collection) else { return .general }
+        guard try fetchColumn(SQL.dataForKey, collection: collection, key: key, into: &lentBytes) else {
+            return .absent
+        }
         defer { Self.releaseIfLarge(&lentBytes) }
         return .bytes(lentBytes)
     }
@@ -304,7 +320,7 @@ public class ReadTransaction {
         try checkActive()
         let ck = CollectionKey(collection: collection ?? "", key: key)
         return try mapSQLite(collection: ck.collection, key: ck.key) {
-            let stmt = try core.sqlite.cachedStatement(SQL.rowForKey)
+            let stmt = try sqlite.cachedStatement(SQL.rowForKey)
             defer { stmt.reset() }
             try stmt.bind(ck.collection, at: 1)
             try stmt.bind(ck.key, at: 2)

@@ -16,7 +16,7 @@ extension ReadWriteTransaction {
     private func removeRow(_ ck: CollectionKey, rowid: Int64, hooks: [any ExtensionTransaction]) throws {
         try runHooks(hooks) { hook in try hook.willRemove(ck, rowid: rowid) }
         try mapSQLite(collection: ck.collection, key: ck.key) {
-            let stmt = try core.sqlite.cachedStatement(SQL.deleteRowid)
+            let stmt = try sqlite.cachedStatement(SQL.deleteRowid)
             try stmt.bind(rowid, at: 1)
             try stmt.run()
         }
@@ -41,7 +41,7 @@ extension ReadWriteTransaction {
             start += batch.count
             let placeholders = Array(repeating: "?", count: batch.count).joined(separator: ", ")
             let existing = try mapSQLite(collection: collection) { () throws -> [String] in
-                let select = try core.sqlite.cachedStatement(
+                let select = try sqlite.cachedStatement(
                     #"SELECT "key" FROM "database2" WHERE "collection" = ? AND "key" IN ("# + placeholders + ")")
                 defer { select.reset() }
                 try select.bind(collection, at: 1)
@@ -49,7 +49,7 @@ extension ReadWriteTransaction {
                 var found: [String] = []
                 while try select.step() { found.append(select.text(0)) }
                 guard !found.isEmpty else { return [] }
-                let delete = try core.sqlite.cachedStatement(
+                let delete = try sqlite.cachedStatement(
                     #"DELETE FROM "database2" WHERE "collection" = ? AND "key" IN ("# + placeholders + ")")
                 try delete.bind(collection, at: 1)
                 for (offset, key) in batch.enumerated() { try delete.bind(key, at: Int32(offset + 2)) }
@@ -77,10 +77,10 @@ extension ReadWriteTransaction {
         }
         try runHooks(hooks) { hook in try hook.willRemoveAll(inCollection: collection) }
         let removed = try mapSQLite(collection: collection) { () throws -> Int in
-            let stmt = try core.sqlite.cachedStatement(SQL.deleteCollection)
+            let stmt = try sqlite.cachedStatement(SQL.deleteCollection)
             try stmt.bind(collection, at: 1)
             try stmt.run()
-            return core.sqlite.changes
+            return sqlite.changes
         }
         core.objectCache.removeAll { ck, _ in ck.collection == collection }
         core.metadataCache.removeAll { ck, _ in ck.collection == collection }
@@ -100,7 +100,7 @@ extension ReadWriteTransaction {
         while after < last {
             var batch: [(rowid: Int64, key: String)] = []
             try mapSQLite(collection: collection) {
-                let stmt = try core.sqlite.cachedStatement(SQL.rowidsAndKeysInCollection)
+                let stmt = try sqlite.cachedStatement(SQL.rowidsAndKeysInCollection)
                 defer { stmt.reset() }
                 try stmt.bind(collection, at: 1)
                 try stmt.bind(after, at: 2)
@@ -126,8 +126,8 @@ extension ReadWriteTransaction {
         let hooks = hookReceivers
         try runHooks(hooks) { hook in try hook.willRemoveAllCollections() }
         let removed = try mapSQLite { () throws -> Int in
-            try core.sqlite.cachedStatement(SQL.deleteAll).run()
-            return core.sqlite.changes
+            try sqlite.cachedStatement(SQL.deleteAll).run()
+            return sqlite.changes
         }
         core.flushCaches()
         try runHooks(hooks) { hook in try hook.didRemoveAllCollections() }

@@ -146,18 +146,20 @@ public final class ReadWriteTransaction: ReadTransaction {
             try runHooks(hooks) { hook in try existing == nil ? hook.willInsert(hookRow) : hook.willUpdate(hookRow) }
             inserted = try mapSQLite(collection: ck.collection, key: ck.key) { () throws -> Bool in
                 if let rowid = existing {
-                    let stmt = try core.sqlite.cachedStatement(SQL.updateAll)
+                    let stmt = try sqlite.cachedStatement(SQL.updateAll)
                     try stmt.bind(data, at: 1)
                     try stmt.bind(metadataData, at: 2)
                     try stmt.bind(rowid, at: 3)
                     try stmt.run()
                     return false
                 }
-                try insertRow(ck, data: data, metadata: metadataData)
+                guard try insertRow(ck, data: data, metadata: metadataData) else {
+                    throw Self.neitherInsertedNorUpdated(ck)
+                }
                 return true
             }
         }
-        let rowid = core.sqlite.lastInsertRowID
+        let rowid = sqlite.lastInsertRowID
         core.mutationCount &+= 1
         changes.hasDiskChanges = true
         // The caches hold the new values before the did-hooks run, so a hook that reads the row
@@ -229,7 +231,7 @@ public final class ReadWriteTransaction: ReadTransaction {
             metadata: lazyMetadata(ck))
         try runHooks(hooks) { hook in try hook.willReplaceObject(row) }
         try mapSQLite(collection: ck.collection, key: ck.key) {
-            let stmt = try core.sqlite.cachedStatement(SQL.updateData)
+            let stmt = try sqlite.cachedStatement(SQL.updateData)
             try stmt.bind(data, at: 1)
             try stmt.bind(rowid, at: 2)
             try stmt.run()
@@ -273,7 +275,7 @@ public final class ReadWriteTransaction: ReadTransaction {
             metadata: LazyValue(cached))
         try runHooks(hooks) { hook in try hook.willReplaceMetadata(row) }
         try mapSQLite(collection: ck.collection, key: ck.key) {
-            let stmt = try core.sqlite.cachedStatement(SQL.updateMetadata)
+            let stmt = try sqlite.cachedStatement(SQL.updateMetadata)
             try stmt.bind(data, at: 1)
             try stmt.bind(rowid, at: 2)
             try stmt.run()
@@ -292,49 +294,59 @@ public final class ReadWriteTransaction: ReadTransaction {
     /// Inserts the row, or updates it when the key exists: one statement for a new key (the unique index finds the
     /// conflict), two for an existing one.
     ///
-    /// Returns whether it inserted.
+    /// Returns whether it inserted. A conflict is ignored, not raised: a failed statement would leave an error
+    /// message on the SQLite connection, which every later call on it then clears again.
     func insertOrUpdate(_ ck: CollectionKey, data: Data, metadata: Data?) throws -> Bool {
-        try mapSQLite(collection: ck.collection, key: ck.key) { () throws -> Bool in
+        // Nil when the row neither conflicted nor went in; thrown outside, so the closure stays inlined.
+        let inserted = try mapSQLite(collection: ck.collection, key: ck.key) { () throws -> Bool? in
             if core.lastUpsertUpdated {
                 if try updateRow(ck, data: data, metadata: metadata) { return false }
-                try insertRow(ck, data: data, metadata: metadata)
+                guard try insertRow(ck, data: data, metadata: metadata) else { return nil }
                 core.lastUpsertUpdated = false
                 return true
             }
-            do {
-                try insertRow(ck, data: data, metadata: metadata)
-                return true
-            } catch let error as SQLiteError where error.isConstraint {
-                guard try updateRow(ck, data: data, metadata: metadata) else { throw error }
-                core.lastUpsertUpdated = true
-                return false
-            }
+            if try insertRow(ck, data: data, metadata: metadata) { return true }
+            guard try updateRow(ck, data: data, metadata: metadata) else { return nil }
+            core.lastUpsertUpdated = true
+            return false
         }
+        guard let inserted else { throw Self.neitherInsertedNorUpdated(ck) }
+        return inserted
+    }
+
+    /// What an upsert throws when its row neither conflicted nor went in, which the schema's
+    /// non-null columns (always bound) rule out.
+    private static func neitherInsertedNorUpdated(_ ck: CollectionKey) -> DatabaseError {
+        DatabaseError(
+            .sqlite, "the row could be neither inserted nor updated", collection: ck.collection, key: ck.key,
+            sqliteCode: SQLiteError.ResultCode.constraint)
     }
 
     /// Rewrites the row `ck`; returns whether it existed.
     private func updateRow(_ ck: CollectionKey, data: Data, metadata: Data?) throws -> Bool {
-        let stmt = try core.sqlite.cachedStatement(SQL.updateAllByKey)
+        let stmt = try sqlite.cachedStatement(SQL.updateAllByKey)
         // The collection stays bound (a transaction's rows mostly share it); the rest is lent per row.
         try stmt.bindKept(ck.collection, at: 3)
-        if let metadata {
-            try stmt.withLent(metadata, at: 2) { try stmt.run(lending: ck.key, at: 4, data, at: 1) }
-        } else {
+        guard let metadata else {
             try stmt.bindNull(at: 2)
-            try stmt.run(lending: ck.key, at: 4, data, at: 1)
+            return try stmt.run(lending: ck.key, at: 4, data, at: 1) > 0
         }
-        return core.sqlite.changes > 0
+        var changed = 0
+        try stmt.withLent(metadata, at: 2) { changed = try stmt.run(lending: ck.key, at: 4, data, at: 1) }
+        return changed > 0
     }
 
-    private func insertRow(_ ck: CollectionKey, data: Data, metadata: Data?) throws {
-        let stmt = try core.sqlite.cachedStatement(SQL.insert)
+    /// Inserts the row unless its key exists; returns whether it inserted.
+    private func insertRow(_ ck: CollectionKey, data: Data, metadata: Data?) throws -> Bool {
+        let stmt = try sqlite.cachedStatement(SQL.insertIfAbsent)
         try stmt.bindKept(ck.collection, at: 1)
-        if let metadata {
-            try stmt.withLent(metadata, at: 4) { try stmt.run(lending: ck.key, at: 2, data, at: 3) }
-        } else {
+        guard let metadata else {
             try stmt.bindNull(at: 4)
-            try stmt.run(lending: ck.key, at: 2, data, at: 3)
+            return try stmt.run(lending: ck.key, at: 2, data, at: 3) > 0
         }
+        var changed = 0
+        try stmt.withLent(metadata, at: 4) { changed = try stmt.run(lending: ck.key, at: 2, data, at: 3) }
+        return changed > 0
     }
 
     /// Calls `body` for each extension in registration order.

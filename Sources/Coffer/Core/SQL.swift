@@ -53,10 +53,9 @@ enum SQL {
 
     static let rowidForKey: StaticString = #"SELECT "rowid" FROM "database2" WHERE "collection" = ? AND "key" = ?"#
     static let keyForRowid: StaticString = #"SELECT "collection", "key" FROM "database2" WHERE "rowid" = ?"#
-    static let dataForKey: StaticString =
-        #"SELECT "rowid", "data" FROM "database2" WHERE "collection" = ? AND "key" = ?"#
+    static let dataForKey: StaticString = #"SELECT "data" FROM "database2" WHERE "collection" = ? AND "key" = ?"#
     static let metadataForKey: StaticString =
-        #"SELECT "rowid", "metadata" FROM "database2" WHERE "collection" = ? AND "key" = ?"#
+        #"SELECT "metadata" FROM "database2" WHERE "collection" = ? AND "key" = ?"#
     static let rowForKey: StaticString =
         #"SELECT "rowid", "data", "metadata" FROM "database2" WHERE "collection" = ? AND "key" = ?"#
     static let rowForRowid: StaticString =
@@ -68,8 +67,9 @@ enum SQL {
     static let rowidsAndKeysInCollection: StaticString =
         #"SELECT "rowid", "key" FROM "database2" WHERE "collection" = ? AND "rowid" > ? AND "rowid" <= ? ORDER BY "rowid" LIMIT ?"#
 
-    static let insert: StaticString =
-        #"INSERT INTO "database2" ("collection", "key", "data", "metadata") VALUES (?, ?, ?, ?)"#
+    /// Ignores a conflict with an existing key (`changes` then says 0) rather than failing.
+    static let insertIfAbsent: StaticString =
+        #"INSERT OR IGNORE INTO "database2" ("collection", "key", "data", "metadata") VALUES (?, ?, ?, ?)"#
     static let updateAll: StaticString = #"UPDATE "database2" SET "data" = ?, "metadata" = ? WHERE "rowid" = ?"#
     static let updateAllByKey: StaticString =
         #"UPDATE "database2" SET "data" = ?, "metadata" = ? WHERE "collection" = ? AND "key" = ?"#

@@ -121,6 +121,28 @@ import Testing
         }
     }
 
+    /// The uncached `Data` read checks that its transaction is still running (no cache lookup
+    /// does it first), and reads the default collection, named nil or "", like any other.
+    @Test func uncachedDataReadsCheckTheTransactionAndReadTheDefaultCollection() throws {
+        let db = try open()
+        db.registerSerializer(SerializerChain(codec: .data), forCollection: "")
+        try db.newConnection().readWrite { tx in
+            try tx.setObject(Data([1, 2]), forKey: "a", inCollection: nil)
+            try tx.setObject(Data([3]), forKey: "a", inCollection: "raw")
+        }
+        let escaped = try uncached(db).read { tx throws -> ReadTransaction in
+            #expect(try tx.object(forKey: "a", inCollection: nil, as: Data.self) == Data([1, 2]))
+            #expect(try tx.object(forKey: "a", inCollection: "", as: Data.self) == Data([1, 2]))
+            #expect(try tx.object(forKey: "a", inCollection: "raw", as: Data.self) == Data([3]))
+            #expect(try tx.object(forKey: "b", inCollection: nil, as: Data.self) == nil)
+            return tx
+        }
+        let error = #expect(throws: DatabaseError.self) {
+            try escaped.object(forKey: "a", inCollection: "raw", as: Data.self)
+        }
+        #expect(error?.code == .misuse)
+    }
+
     @Test func aTypeTheCodecDoesNotProduceIsATypedErrorNamingTheRow() throws {
         let db = try open()
         try db.newConnection().readWrite { tx in

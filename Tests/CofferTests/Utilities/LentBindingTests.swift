@@ -91,4 +91,60 @@ struct LentBindingTests {
         #expect(try nulls.step())
         #expect(nulls.int64(0) == 1)
     }
+
+    /// `run(lending:at:_:at:)` says how many rows it changed, which an upsert reads instead of
+    /// failing on a conflict.
+    @Test func runLendingCountsTheRowsItChanged() throws {
+        let dir = TemporaryDirectory()
+        let connection = try makeTable(dir)
+        try connection.execute("CREATE UNIQUE INDEX t_a ON t(a)")
+        let insert = try connection.cachedStatement("INSERT OR IGNORE INTO t (a, b) VALUES (?, ?)")
+        #expect(try insert.run(lending: "k", at: 1, Data([1]), at: 2) == 1)
+        #expect(try insert.run(lending: "k", at: 1, Data([2]), at: 2) == 0)
+        let update = try connection.cachedStatement("UPDATE t SET b = ?2 WHERE a = ?1")
+        #expect(try update.run(lending: "k", at: 1, Data([3]), at: 2) == 1)
+        #expect(try update.run(lending: "missing", at: 1, Data([4]), at: 2) == 0)
+        let select = try connection.cachedStatement("SELECT b FROM t")
+        defer { select.reset() }
+        #expect(try select.step())
+        #expect(select.data(0) == Data([3]))
+    }
+
+    /// `copyColumn(_:into:keeping:at:lending:at:)`, the fused point read, copies the row's bytes
+    /// exactly, tells a missing row from a NULL column, keeps the kept text bound and unbinds the
+    /// lent one.
+    @Test func copyColumnCopiesTheRowAndUnbindsTheLentText() throws {
+        let dir = TemporaryDirectory()
+        let connection = try makeTable(dir)
+        let insert = try connection.cachedStatement("INSERT INTO t (a, b) VALUES (?, ?)")
+        let rows: [(String, Data?)] = [
+            ("small", Data([1, 2, 3])),
+            ("a\0b, with an embedded NUL and more than fifteen bytes", Data(repeating: 7, count: 5000)),
+            ("empty", Data()),
+            ("null", nil),
+        ]
+        for (text, blob) in rows {
+            try insert.withLent(text, at: 1) { try insert.withLent(blob, at: 2) { try insert.run() } }
+        }
+        let select = try connection.cachedStatement("SELECT b FROM t WHERE a = ?2 AND ?1 = 'kept'")
+        var bytes = Data([9, 9, 9, 9])
+        for (text, blob) in rows {
+            let found = try select.copyColumn(0, into: &bytes, keeping: "kept", at: 1, lending: text, at: 2)
+            #expect(found == (blob != nil), "\(text)")
+            #expect(bytes == (blob ?? Data()), "\(text)")
+            #expect(!select.isBusy)
+        }
+        #expect(try select.copyColumn(0, into: &bytes, keeping: "kept", at: 1, lending: "missing", at: 2) == nil)
+        // Another kept text is bound in its place.
+        #expect(try select.copyColumn(0, into: &bytes, keeping: "other", at: 1, lending: "small", at: 2) == nil)
+        let probe = try connection.cachedStatement("SELECT ?1, ?2 IS NULL")
+        var text = Data()
+        #expect(try probe.copyColumn(0, into: &text, keeping: "kept", at: 1, lending: "lent", at: 2) == true)
+        #expect(text == Data("kept".utf8))
+        // Stepping again without binding: the kept text stays, the lent one reads as NULL.
+        defer { probe.reset() }
+        #expect(try probe.step())
+        #expect(probe.text(0) == "kept")
+        #expect(probe.int64(1) == 1)
+    }
 }

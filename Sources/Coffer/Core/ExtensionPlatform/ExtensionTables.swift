@@ -208,7 +208,7 @@ public struct ExtensionTables {
     }
 
     private func connection() throws -> SQLiteConnection {
-        try activeTransaction().core.sqlite
+        try activeTransaction().sqlite
     }
 
     /// Maps SQLite's errors: a refused statement is the extension's failure, a statement that

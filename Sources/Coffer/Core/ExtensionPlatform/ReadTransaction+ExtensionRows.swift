@@ -64,7 +64,7 @@ extension ReadTransaction {
     ) throws -> (ck: CollectionKey, object: (any Sendable)?, metadata: (any Sendable)?)? {
         let sql = wantObject || wantMetadata ? SQL.rowForRowid : SQL.keyForRowid
         return try mapSQLite {
-            let lookup = try core.sqlite.cachedStatement(sql)
+            let lookup = try sqlite.cachedStatement(sql)
             defer { lookup.reset() }
             try lookup.bind(rowid, at: 1)
             guard try lookup.step() else { return nil }
@@ -83,7 +83,7 @@ extension ReadTransaction {
     /// is listed for it, but its tables are not there yet: readers check before querying.
     func snapshotHasTable(_ table: String) throws -> Bool {
         try mapSQLite {
-            let stmt = try core.sqlite.cachedStatement(#"SELECT 1 FROM "sqlite_master" WHERE "name" = ?"#)
+            let stmt = try sqlite.cachedStatement(#"SELECT 1 FROM "sqlite_master" WHERE "name" = ?"#)
             defer { stmt.reset() }
             try stmt.bind(table, at: 1)
             return try stmt.step()

@@ -141,7 +141,7 @@ extension ReadWriteTransaction {
         let tables = try recordedTables(ofExtension: name) ?? []
         try mapSQLite {
             for table in tables {
-                try core.sqlite.execute("DROP TABLE IF EXISTS \(ExtensionSQL.quote(table))")
+                try sqlite.execute("DROP TABLE IF EXISTS \(ExtensionSQL.quote(table))")
             }
         }
         if try yapString(extension: name, key: ExtensionRecord.classKey) != nil || !tables.isEmpty {
