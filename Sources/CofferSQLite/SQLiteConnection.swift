@@ -1,4 +1,5 @@
 internal import CSQLCipher
+package import Foundation
 
 /// Owns one SQLite/SQLCipher database handle and every statement prepared on it.
 ///
@@ -124,16 +125,9 @@ package final class SQLiteConnection: @unchecked Sendable {
     /// hashing of the SQL on the hot path).
     /// - Throws: ``SQLiteError`` when the SQL does not compile.
     package func cachedStatement(_ sql: StaticString) throws -> Statement {
+        if let recent = recentStatement(sql) { return recent.takeUnretainedValue() }
         let address = UInt(bitPattern: sql.utf8Start)
-        // Fibonacci hashing: the top 7 bits of the product spread nearby addresses over the slots.
-        let slot = Int(truncatingIfNeeded: (UInt64(address) &* 0x9E37_79B9_7F4A_7C15) >> 57)
-        let neighbour = slot ^ 1
-        if let recent = recentConstants[slot], recent.address == address, !recent.statement.isBusy {
-            return recent.statement
-        }
-        if let recent = recentConstants[neighbour], recent.address == address, !recent.statement.isBusy {
-            return recent.statement
-        }
+        let slot = Self.recentSlot(address)
         let stmt: Statement
         if let cached = constantStatements[address] {
             guard !cached.isBusy else { return try prepare(sql.description) }
@@ -144,10 +138,65 @@ package final class SQLiteConnection: @unchecked Sendable {
         }
         // The statement in the slot moves to the neighbour, so two that share a slot both stay.
         if let displaced = recentConstants[slot], displaced.address != address {
-            recentConstants[neighbour] = displaced
+            recentConstants[slot ^ 1] = displaced
         }
-        recentConstants[slot] = RecentStatement(address: address, statement: stmt)
+        recentConstants[slot] = RecentStatement(address: address, statement: .passUnretained(stmt))
         return stmt
+    }
+
+    /// ``Statement/copyColumn(_:into:keeping:at:lending:at:)`` on the cached statement for `sql`:
+    /// a point read's statement lookup, bindings and copy in one call.
+    /// - Throws: ``SQLiteError``.
+    package func copyColumn(
+        _ column: Int32, of sql: StaticString, into data: inout Data, keeping kept: String, at keptIndex: Int32,
+        lending text: String, at textIndex: Int32
+    ) throws -> Bool? {
+        try withCachedStatement(sql) { statement in
+            try statement.copyColumn(column, into: &data, keeping: kept, at: keptIndex, lending: text, at: textIndex)
+        }
+    }
+
+    /// ``Statement/run(lending:at:_:at:)`` on the cached statement for `sql`, after binding `kept`
+    /// to parameter `keptIndex` (as ``Statement/bindKept(_:at:)``) and NULL to `nullIndex`: a row
+    /// write without metadata in one call.
+    /// - Returns: the number of rows the statement changed.
+    /// - Throws: ``SQLiteError``.
+    package func run(
+        _ sql: StaticString, keeping kept: String, at keptIndex: Int32, nullAt nullIndex: Int32,
+        lending text: String, at textIndex: Int32, _ blob: Data, at blobIndex: Int32
+    ) throws -> Int {
+        try withCachedStatement(sql) { statement in
+            try statement.bindKept(kept, at: keptIndex)
+            try statement.bindNull(at: nullIndex)
+            return try statement.run(lending: text, at: textIndex, blob, at: blobIndex)
+        }
+    }
+
+    /// Calls `body` with the cached statement for `sql` (the constant-text `cachedStatement(_:)`),
+    /// without retaining and releasing it when it is one of the recent constants.
+    @inline(__always)
+    private func withCachedStatement<R>(_ sql: StaticString, _ body: (Statement) throws -> R) throws -> R {
+        guard let recent = recentStatement(sql) else { return try body(cachedStatement(sql)) }
+        return try recent._withUnsafeGuaranteedRef(body)
+    }
+
+    /// The statement for `sql` in the recent constants (its slot or the slot's neighbour), unless
+    /// it is stepping: a nested use then gets a statement of its own.
+    @inline(__always)
+    private func recentStatement(_ sql: StaticString) -> Unmanaged<Statement>? {
+        let address = UInt(bitPattern: sql.utf8Start)
+        let slot = Self.recentSlot(address)
+        var found = recentConstants[slot]
+        if found?.address != address { found = recentConstants[slot ^ 1] }
+        guard let recent = found, recent.address == address else { return nil }
+        return recent.statement._withUnsafeGuaranteedRef { $0.isBusy } ? nil : recent.statement
+    }
+
+    /// The slot of the recent constants an address maps to (its neighbour is `slot ^ 1`).
+    @inline(__always)
+    private static func recentSlot(_ address: UInt) -> Int {
+        // Fibonacci hashing: the top 7 bits of the product spread nearby addresses over the slots.
+        Int(truncatingIfNeeded: (UInt64(address) &* 0x9E37_79B9_7F4A_7C15) >> 57)
     }
 
     /// Prepares a constant SQL text.
@@ -166,8 +215,9 @@ package final class SQLiteConnection: @unchecked Sendable {
     package func clearStatementCache() {
         statementCache.removeAll()
         scopedStatementCache.removeAll()
-        constantStatements.removeAll()
+        // The front first: it does not own its statements, the table does.
         for slot in recentConstants.indices { recentConstants[slot] = nil }
+        constantStatements.removeAll()
     }
 
     /// The number of statements currently cached.
@@ -225,5 +275,7 @@ package final class SQLiteConnection: @unchecked Sendable {
 /// A constant statement remembered in ``SQLiteConnection``'s direct-mapped front cache.
 struct RecentStatement {
     let address: UInt
-    let statement: Statement
+    /// Unretained: `constantStatements` owns every statement in the front cache (the front is
+    /// cleared first), so a fused call can use one without retaining and releasing it.
+    let statement: Unmanaged<Statement>
 }

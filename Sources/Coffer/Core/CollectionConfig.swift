@@ -178,11 +178,18 @@ final class ConfigSnapshot {
         self.version = version
     }
 
-    /// Whether `collection` stores `Data` objects as they are: `config(for:)`'s answer, without
-    /// the retain and release of the config when `collection` is the last one resolved.
-    func storesDataAsIs(_ collection: String) -> Bool {
-        if lastCollection == collection, let lastConfig { return lastConfig.storesDataAsIs }
-        return config(for: collection).storesDataAsIs
+    /// `config(for: collection).storesDataAsIs`, asked on every uncached read of `Data`.
+    func storesDataAsIs(_ collection: String) -> Bool { answer(collection) { $0.storesDataAsIs } }
+
+    /// `config(for: collection).writesDataAsIs`, asked on every write of a `Data` object.
+    func writesDataAsIs(_ collection: String) -> Bool { answer(collection) { $0.writesDataAsIs } }
+
+    /// What `read` answers of `collection`'s config, without the retain and release of the config
+    /// that `config(for:)` returns when `collection` is the last one resolved.
+    @inline(__always)
+    private func answer(_ collection: String, _ read: (ResolvedConfig) -> Bool) -> Bool {
+        if lastCollection == collection, let lastConfig { return read(lastConfig) }
+        return read(config(for: collection))
     }
 
     func config(for collection: String) -> ResolvedConfig {

@@ -43,8 +43,7 @@ extension ReadTransaction {
     /// ``fetchColumn(_:_:)`` gives nil for both.
     func fetchColumn(_ sql: StaticString, collection: String, key: String, into bytes: inout Data) throws -> Bool {
         try mapSQLite(collection: collection, key: key) {
-            let stmt = try sqlite.cachedStatement(sql)
-            return try stmt.copyColumn(0, into: &bytes, keeping: collection, at: 1, lending: key, at: 2) == true
+            try sqlite.copyColumn(0, of: sql, into: &bytes, keeping: collection, at: 1, lending: key, at: 2) == true
         }
     }
 

@@ -16,7 +16,7 @@ extension ReadWriteTransaction {
     public func setObject(_ data: Data, forKey key: String, inCollection collection: String?) throws {
         try checkWritable()
         let ck = CollectionKey(collection: collection ?? "", key: key)
-        guard configs.config(for: ck.collection).writesDataAsIs, hookReceivers(forCollection: ck.collection).isEmpty
+        guard configs.writesDataAsIs(ck.collection), hookReceivers(forCollection: ck.collection).isEmpty
         else {
             try setObject(
                 data as any Sendable, forKey: key, inCollection: collection, withMetadata: nil,

@@ -324,13 +324,13 @@ public final class ReadWriteTransaction: ReadTransaction {
 
     /// Rewrites the row `ck`; returns whether it existed.
     private func updateRow(_ ck: CollectionKey, data: Data, metadata: Data?) throws -> Bool {
-        let stmt = try sqlite.cachedStatement(SQL.updateAllByKey)
         // The collection stays bound (a transaction's rows mostly share it); the rest is lent per row.
-        try stmt.bindKept(ck.collection, at: 3)
         guard let metadata else {
-            try stmt.bindNull(at: 2)
-            return try stmt.run(lending: ck.key, at: 4, data, at: 1) > 0
+            return try sqlite.run(
+                SQL.updateAllByKey, keeping: ck.collection, at: 3, nullAt: 2, lending: ck.key, at: 4, data, at: 1) > 0
         }
+        let stmt = try sqlite.cachedStatement(SQL.updateAllByKey)
+        try stmt.bindKept(ck.collection, at: 3)
         var changed = 0
         try stmt.withLent(metadata, at: 2) { changed = try stmt.run(lending: ck.key, at: 4, data, at: 1) }
         return changed > 0
@@ -338,12 +338,12 @@ public final class ReadWriteTransaction: ReadTransaction {
 
     /// Inserts the row unless its key exists; returns whether it inserted.
     private func insertRow(_ ck: CollectionKey, data: Data, metadata: Data?) throws -> Bool {
+        guard let metadata else {
+            return try sqlite.run(
+                SQL.insertIfAbsent, keeping: ck.collection, at: 1, nullAt: 4, lending: ck.key, at: 2, data, at: 3) > 0
+        }
         let stmt = try sqlite.cachedStatement(SQL.insertIfAbsent)
         try stmt.bindKept(ck.collection, at: 1)
-        guard let metadata else {
-            try stmt.bindNull(at: 4)
-            return try stmt.run(lending: ck.key, at: 2, data, at: 3) > 0
-        }
         var changed = 0
         try stmt.withLent(metadata, at: 4) { changed = try stmt.run(lending: ck.key, at: 2, data, at: 3) }
         return changed > 0

@@ -55,8 +55,13 @@ extension ReadTransaction {
     ///
     /// The answer for the last collection asked is kept, since a bulk write asks for one
     /// collection row after row; registering or unregistering an extension forgets it.
+    @inline(__always)
     func hookReceivers(forCollection collection: String) -> [any ExtensionTransaction] {
-        if extensionEntries.isEmpty { return [] }
+        // Inlined to here: most databases register no extension, and every row write asks.
+        extensionEntries.isEmpty ? [] : registeredHookReceivers(forCollection: collection)
+    }
+
+    private func registeredHookReceivers(forCollection collection: String) -> [any ExtensionTransaction] {
         if let kept = keptHookReceivers, kept.collection == collection { return kept.receivers }
         let receivers = extensionEntries.compactMap { entry in
             entry.derivedCollections?.isAllowed(collection) == false ? nil : extensionTransaction(named: entry.name)
