@@ -90,4 +90,52 @@ struct ConstantStatementCacheTests {
         cached.reset()
         #expect(try connection.cachedStatement(Self.texts[7]) === cached)
     }
+
+    /// The fused calls (`copyColumn(_:of:…)`, `run(_:keeping:…)`) use the table's statements
+    /// without owning them: they must find the right one among many texts, step a fresh one when
+    /// the cached one is stepping, and keep working once the cache has been cleared (which drops
+    /// the table's entries before the statements that owned them go).
+    @Test func fusedCallsUseTheRightStatementAndSurviveAClearedCache() throws {
+        let dir = TemporaryDirectory()
+        let connection = try SQLiteConnection(path: dir.file("fused.sqlite").path)
+        defer { withExtendedLifetime(connection) {} }
+        try connection.execute("CREATE TABLE t (c TEXT, k TEXT, v BLOB, m BLOB, UNIQUE (c, k))")
+        let insert: StaticString = "INSERT OR IGNORE INTO t (c, k, v, m) VALUES (?, ?, ?, ?)"
+        let select: StaticString = "SELECT v FROM t WHERE c = ? AND k = ?"
+        // Other texts in the table meanwhile, so the two share it with neighbours.
+        for text in Self.texts { _ = try connection.cachedStatement(text) }
+        for round in 0..<3 {
+            if round == 2 { connection.clearStatementCache() }
+            for index in 0..<20 {
+                let key = "k\(round)-\(index)"
+                let value = Data(repeating: UInt8(index), count: index * 13)
+                #expect(
+                    try connection.run(insert, keeping: "c", at: 1, nullAt: 4, lending: key, at: 2, value, at: 3) == 1)
+                #expect(
+                    try connection.run(insert, keeping: "c", at: 1, nullAt: 4, lending: key, at: 2, value, at: 3) == 0)
+                var read = Data()
+                #expect(
+                    try connection.copyColumn(0, of: select, into: &read, keeping: "c", at: 1, lending: key, at: 2)
+                        == true)
+                #expect(read == value)
+                #expect(
+                    try connection.copyColumn(0, of: select, into: &read, keeping: "d", at: 1, lending: key, at: 2)
+                        == nil)
+            }
+        }
+        // While the cached SELECT steps, a fused read steps another statement.
+        let stepping = try connection.cachedStatement(select)
+        try stepping.bind("c", at: 1)
+        try stepping.bind("k0-5", at: 2)
+        #expect(try stepping.step())
+        var read = Data()
+        #expect(
+            try connection.copyColumn(0, of: select, into: &read, keeping: "c", at: 1, lending: "k1-3", at: 2) == true)
+        #expect(read == Data(repeating: 3, count: 39))
+        #expect(stepping.data(0) == Data(repeating: 5, count: 65))
+        stepping.reset()
+        let nulls = try connection.cachedStatement("SELECT count(*) FROM t WHERE m IS NULL")
+        defer { nulls.reset() }
+        #expect(try nulls.step() && nulls.int64(0) == 60)
+    }
 }
