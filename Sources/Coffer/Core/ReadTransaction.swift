@@ -16,7 +16,7 @@ public class ReadTransaction {
     @usableFromInline let core: ConnectionCore
     /// The connection's SQLite handle, the same for the transaction's whole life (the connection
     /// swaps it only when it takes the access gate afresh): a `let`, so a statement lookup through
-    /// it retains nothing, where `sqlite` retained the handle for every row.
+    /// it retains nothing, where `core.sqlite` retained the handle for every row.
     let sqlite: SQLiteConnection
     /// The serializer registry as it was when the transaction began (the connection's copy).
     let configs: ConfigSnapshot
