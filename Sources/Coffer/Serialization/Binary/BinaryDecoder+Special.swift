@@ -80,10 +80,26 @@ extension BinaryDecodingState {
             return value
         case .int: return Decimal(try decodeInteger(Int64.self, at: offset, path()))
         case .uint: return Decimal(try decodeInteger(UInt64.self, at: offset, path()))
-        case .float64, .float32: return Decimal(try decodeDouble(at: offset, path()))
-        case .keyed: return try decodeNested(Decimal.self, at: offset, key: nil)
+        case .float64, .float32:
+            // `Decimal(Double)` traps on an infinity.
+            let double = try decodeDouble(at: offset, path())
+            guard double.isFinite else { throw Self.corrupt(BinaryFormatError(.invalidPayload, at: offset), path()) }
+            return try notNaN(Decimal(double), at: offset, path())
+        case .keyed: return try notNaN(try decodeNested(Decimal.self, at: offset, key: nil), at: offset, path())
         default: throw Self.unexpected(tag, Decimal.self, path())
         }
+    }
+
+    /// Refuses a NaN `Decimal` as malformed.
+    ///
+    /// The format has no NaN `Decimal` (its text does not decode), so a decoded one would not
+    /// survive being encoded again. A NaN or out-of-range number (`Decimal(Double.nan)`,
+    /// `Decimal(1e300)`) and Decimal's own keyed form of NaN give one.
+    private func notNaN(
+        _ value: Decimal, at offset: Int, _ path: @autoclosure () -> [any CodingKey]
+    ) throws -> Decimal {
+        guard value.isNaN else { return value }
+        throw Self.corrupt(BinaryFormatError(.invalidPayload, at: offset), path())
     }
 
     /// A `strings` array (the caller checked the tag).

@@ -45,7 +45,7 @@ extension BinaryEncodingState {
         if T.self == Data.self { return write(data: unsafeBitCast(value, to: Data.self)) }
         if T.self == URL.self { return write(url: unsafeBitCast(value, to: URL.self)) }
         if T.self == UUID.self { return write(uuid: unsafeBitCast(value, to: UUID.self)) }
-        if T.self == Decimal.self { return write(decimal: unsafeBitCast(value, to: Decimal.self)) }
+        if T.self == Decimal.self { return try write(decimal: unsafeBitCast(value, to: Decimal.self)) }
         if encodePacked(value) { return }
         guard let key else { return try encodeNested(value) }
         codingPath.append(key)
@@ -98,7 +98,14 @@ extension BinaryEncodingState {
         withUnsafeBytes(of: uuid.uuid) { body.append($0) }
     }
 
-    func write(decimal: Decimal) {
+    /// Writes a `Decimal` as its text.
+    /// - Throws: `EncodingError.invalidValue` for NaN, whose text (`NaN`) is no number to decode.
+    func write(decimal: Decimal) throws {
+        guard !decimal.isNaN else {
+            throw EncodingError.invalidValue(
+                decimal,
+                EncodingError.Context(codingPath: codingPath, debugDescription: "a NaN Decimal has no binary form"))
+        }
         body.append(.decimal)
         body.appendLengthPrefixed(decimal.description)
     }

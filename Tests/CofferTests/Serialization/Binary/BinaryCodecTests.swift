@@ -153,4 +153,14 @@ struct BinaryCodecTests {
         decoder.userInfo[key] = "m"
         _ = try decoder.decode(Probe.self, from: try encoder.encode(Probe()))
     }
+
+    /// A NaN `Decimal` has no binary form (its text would not decode): encoding one is refused
+    /// instead of writing bytes that cannot be read back.
+    @Test("A NaN Decimal is refused with EncodingError.invalidValue")
+    func nanDecimalIsNotEncoded() throws {
+        struct Decimals: Codable { var amount: Decimal }
+        #expect(throws: EncodingError.self) { try BinaryEncoder().encode(Decimals(amount: .nan)) }
+        let one = try BinaryEncoder().encode(Decimals(amount: 1))
+        #expect(try BinaryDecoder().decode(Decimals.self, from: one).amount == 1)
+    }
 }

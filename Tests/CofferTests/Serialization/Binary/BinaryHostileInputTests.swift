@@ -131,4 +131,33 @@ struct BinaryHostileInputTests {
         #expect(error.reason.contains("truncated"))
         #expect(!error.description.contains("Person Number"))
     }
+
+    /// A `Decimal` decoded from a number or from Decimal's own keyed form is never NaN: the format
+    /// has no NaN `Decimal`, so a decoded one would not encode and decode again (the fuzzer found
+    /// a record whose `Decimal` came out NaN and whose encoding then did not decode).
+    @Test("Numbers that would make a NaN Decimal are refused")
+    func nanDecimals() throws {
+        struct Doubles: Codable { var amount: Double }
+        struct Decimals: Codable { var amount: Decimal }
+        for double in [Double.nan, .infinity, -.infinity, 1e300] {
+            let bytes = try BinaryEncoder().encode(Doubles(amount: double))
+            #expect(Self.formatError(Decimals.self, [UInt8](bytes)) == .invalidPayload, "\(double)")
+        }
+        let half = try BinaryEncoder().encode(Doubles(amount: 12.5))
+        #expect(try BinaryDecoder().decode(Decimals.self, from: half).amount == Decimal(string: "12.5"))
+        // Decimal's keyed form, as its `init(from:)` reads it: NaN has length 0 and the sign set.
+        struct KeyedDecimal: Codable {
+            var exponent: Int32
+            var length: UInt32
+            var isNegative: Bool
+            var isCompact: Bool
+            var mantissa: [UInt16]
+        }
+        let five = KeyedDecimal(
+            exponent: 0, length: 1, isNegative: false, isCompact: true, mantissa: [5, 0, 0, 0, 0, 0, 0, 0])
+        #expect(try BinaryDecoder().decode(Decimal.self, from: BinaryEncoder().encode(five)) == 5)
+        let nan = KeyedDecimal(
+            exponent: 0, length: 0, isNegative: true, isCompact: false, mantissa: [0, 0, 0, 0, 0, 0, 0, 0])
+        #expect(Self.formatError(Decimal.self, [UInt8](try BinaryEncoder().encode(nan))) == .invalidPayload)
+    }
 }
