@@ -324,29 +324,28 @@ public final class ReadWriteTransaction: ReadTransaction {
 
     /// Rewrites the row `ck`; returns whether it existed.
     private func updateRow(_ ck: CollectionKey, data: Data, metadata: Data?) throws -> Bool {
-        // The collection stays bound (a transaction's rows mostly share it); the rest is lent per row.
-        guard let metadata else {
-            return try sqlite.run(
-                SQL.updateAllByKey, keeping: ck.collection, at: 3, nullAt: 2, lending: ck.key, at: 4, data, at: 1) > 0
-        }
-        let stmt = try sqlite.cachedStatement(SQL.updateAllByKey)
-        try stmt.bindKept(ck.collection, at: 3)
-        var changed = 0
-        try stmt.withLent(metadata, at: 2) { changed = try stmt.run(lending: ck.key, at: 4, data, at: 1) }
-        return changed > 0
+        try writeRow(SQL.updateAllByKey, ck, data: data, metadata: metadata) > 0
     }
 
     /// Inserts the row unless its key exists; returns whether it inserted.
     private func insertRow(_ ck: CollectionKey, data: Data, metadata: Data?) throws -> Bool {
+        try writeRow(SQL.insertIfAbsent, ck, data: data, metadata: metadata) > 0
+    }
+
+    /// Runs a row statement and returns the number of rows it changed.
+    ///
+    /// Its parameters are the collection (1), the key (2), the data (3) and the metadata (4, NULL
+    /// when nil). The collection stays bound (a transaction's rows mostly share it); the rest is
+    /// lent for the step.
+    private func writeRow(_ sql: StaticString, _ ck: CollectionKey, data: Data, metadata: Data?) throws -> Int {
         guard let metadata else {
-            return try sqlite.run(
-                SQL.insertIfAbsent, keeping: ck.collection, at: 1, nullAt: 4, lending: ck.key, at: 2, data, at: 3) > 0
+            return try sqlite.run(sql, keeping: ck.collection, at: 1, nullAt: 4, lending: ck.key, at: 2, data, at: 3)
         }
-        let stmt = try sqlite.cachedStatement(SQL.insertIfAbsent)
+        let stmt = try sqlite.cachedStatement(sql)
         try stmt.bindKept(ck.collection, at: 1)
         var changed = 0
         try stmt.withLent(metadata, at: 4) { changed = try stmt.run(lending: ck.key, at: 2, data, at: 3) }
-        return changed > 0
+        return changed
     }
 
     /// Calls `body` for each extension in registration order.

@@ -71,8 +71,9 @@ enum SQL {
     static let insertIfAbsent: StaticString =
         #"INSERT OR IGNORE INTO "database2" ("collection", "key", "data", "metadata") VALUES (?, ?, ?, ?)"#
     static let updateAll: StaticString = #"UPDATE "database2" SET "data" = ?, "metadata" = ? WHERE "rowid" = ?"#
+    /// Numbered as `insertIfAbsent`'s parameters: collection, key, data, metadata.
     static let updateAllByKey: StaticString =
-        #"UPDATE "database2" SET "data" = ?, "metadata" = ? WHERE "collection" = ? AND "key" = ?"#
+        #"UPDATE "database2" SET "data" = ?3, "metadata" = ?4 WHERE "collection" = ?1 AND "key" = ?2"#
     static let updateData: StaticString = #"UPDATE "database2" SET "data" = ? WHERE "rowid" = ?"#
     static let updateMetadata: StaticString = #"UPDATE "database2" SET "metadata" = ? WHERE "rowid" = ?"#
     static let deleteRowid: StaticString = #"DELETE FROM "database2" WHERE "rowid" = ?"#
