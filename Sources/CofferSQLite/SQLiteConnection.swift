@@ -125,9 +125,9 @@ package final class SQLiteConnection: @unchecked Sendable {
     /// hashing of the SQL on the hot path).
     /// - Throws: ``SQLiteError`` when the SQL does not compile.
     package func cachedStatement(_ sql: StaticString) throws -> Statement {
-        if let recent = recentStatement(sql) { return recent.takeUnretainedValue() }
         let address = UInt(bitPattern: sql.utf8Start)
         let slot = Self.recentSlot(address)
+        if let recent = recentStatement(address, slot) { return recent.takeUnretainedValue() }
         let stmt: Statement
         if let cached = constantStatements[address] {
             guard !cached.isBusy else { return try prepare(sql.description) }
@@ -157,18 +157,25 @@ package final class SQLiteConnection: @unchecked Sendable {
     }
 
     /// ``Statement/run(lending:at:_:at:)`` on the cached statement for `sql`, after binding `kept`
-    /// to parameter `keptIndex` (as ``Statement/bindKept(_:at:)``) and NULL to `nullIndex`: a row
-    /// write without metadata in one call.
+    /// to parameter `keptIndex` (as ``Statement/bindKept(_:at:)``) and lending `extra` to
+    /// `extraIndex` (NULL when nil): a row write in one call.
     /// - Returns: the number of rows the statement changed.
     /// - Throws: ``SQLiteError``.
     package func run(
-        _ sql: StaticString, keeping kept: String, at keptIndex: Int32, nullAt nullIndex: Int32,
-        lending text: String, at textIndex: Int32, _ blob: Data, at blobIndex: Int32
+        _ sql: StaticString, keeping kept: String, at keptIndex: Int32, lending text: String, at textIndex: Int32,
+        _ blob: Data, at blobIndex: Int32, _ extra: Data?, at extraIndex: Int32
     ) throws -> Int {
         try withCachedStatement(sql) { statement in
             try statement.bindKept(kept, at: keptIndex)
-            try statement.bindNull(at: nullIndex)
-            return try statement.run(lending: text, at: textIndex, blob, at: blobIndex)
+            guard let extra else {
+                try statement.bindNull(at: extraIndex)
+                return try statement.run(lending: text, at: textIndex, blob, at: blobIndex)
+            }
+            var changed = 0
+            try statement.withLent(extra, at: extraIndex) {
+                changed = try statement.run(lending: text, at: textIndex, blob, at: blobIndex)
+            }
+            return changed
         }
     }
 
@@ -176,16 +183,17 @@ package final class SQLiteConnection: @unchecked Sendable {
     /// without retaining and releasing it when it is one of the recent constants.
     @inline(__always)
     private func withCachedStatement<R>(_ sql: StaticString, _ body: (Statement) throws -> R) throws -> R {
-        guard let recent = recentStatement(sql) else { return try body(cachedStatement(sql)) }
+        let address = UInt(bitPattern: sql.utf8Start)
+        guard let recent = recentStatement(address, Self.recentSlot(address)) else {
+            return try body(cachedStatement(sql))
+        }
         return try recent._withUnsafeGuaranteedRef(body)
     }
 
-    /// The statement for `sql` in the recent constants (its slot or the slot's neighbour), unless
-    /// it is stepping: a nested use then gets a statement of its own.
+    /// The statement for the SQL text at `address` in the recent constants (`slot` or its
+    /// neighbour), unless it is stepping: a nested use then gets a statement of its own.
     @inline(__always)
-    private func recentStatement(_ sql: StaticString) -> Unmanaged<Statement>? {
-        let address = UInt(bitPattern: sql.utf8Start)
-        let slot = Self.recentSlot(address)
+    private func recentStatement(_ address: UInt, _ slot: Int) -> Unmanaged<Statement>? {
         var found = recentConstants[slot]
         if found?.address != address { found = recentConstants[slot ^ 1] }
         guard let recent = found, recent.address == address else { return nil }
@@ -272,7 +280,7 @@ package final class SQLiteConnection: @unchecked Sendable {
     }
 }
 
-/// A constant statement remembered in ``SQLiteConnection``'s direct-mapped front cache.
+/// A constant statement remembered in ``SQLiteConnection``'s two-way front cache.
 struct RecentStatement {
     let address: UInt
     /// Unretained: `constantStatements` owns every statement in the front cache (the front is

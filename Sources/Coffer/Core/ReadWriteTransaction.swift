@@ -338,14 +338,7 @@ public final class ReadWriteTransaction: ReadTransaction {
     /// when nil). The collection stays bound (a transaction's rows mostly share it); the rest is
     /// lent for the step.
     private func writeRow(_ sql: StaticString, _ ck: CollectionKey, data: Data, metadata: Data?) throws -> Int {
-        guard let metadata else {
-            return try sqlite.run(sql, keeping: ck.collection, at: 1, nullAt: 4, lending: ck.key, at: 2, data, at: 3)
-        }
-        let stmt = try sqlite.cachedStatement(sql)
-        try stmt.bindKept(ck.collection, at: 1)
-        var changed = 0
-        try stmt.withLent(metadata, at: 4) { changed = try stmt.run(lending: ck.key, at: 2, data, at: 3) }
-        return changed
+        try sqlite.run(sql, keeping: ck.collection, at: 1, lending: ck.key, at: 2, data, at: 3, metadata, at: 4)
     }
 
     /// Calls `body` for each extension in registration order.

@@ -110,9 +110,9 @@ struct ConstantStatementCacheTests {
                 let key = "k\(round)-\(index)"
                 let value = Data(repeating: UInt8(index), count: index * 13)
                 #expect(
-                    try connection.run(insert, keeping: "c", at: 1, nullAt: 4, lending: key, at: 2, value, at: 3) == 1)
+                    try connection.run(insert, keeping: "c", at: 1, lending: key, at: 2, value, at: 3, nil, at: 4) == 1)
                 #expect(
-                    try connection.run(insert, keeping: "c", at: 1, nullAt: 4, lending: key, at: 2, value, at: 3) == 0)
+                    try connection.run(insert, keeping: "c", at: 1, lending: key, at: 2, value, at: 3, nil, at: 4) == 0)
                 var read = Data()
                 #expect(
                     try connection.copyColumn(0, of: select, into: &read, keeping: "c", at: 1, lending: key, at: 2)

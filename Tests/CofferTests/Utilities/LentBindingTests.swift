@@ -12,25 +12,48 @@ struct LentBindingTests {
         return connection
     }
 
-    @Test func lentValuesAreStoredExactly() throws {
-        let dir = TemporaryDirectory()
-        let connection = try makeTable(dir)
+    /// Texts and blobs to lend: small and long (past the small-string size, with an embedded
+    /// NUL), empty, non-ASCII, and a NULL blob.
+    static let cases: [(String, Data?)] = [
+        ("small", Data([1, 2, 3])),
+        ("a\0b, with an embedded NUL and more than fifteen bytes", Data(repeating: 7, count: 5000)),
+        ("", Data()),
+        ("é ∑ 😀", nil),
+    ]
+
+    /// Inserts `cases` into `t`, each text and blob lent for its step.
+    private func insertLent(_ connection: SQLiteConnection) throws {
         let insert = try connection.cachedStatement("INSERT INTO t (a, b) VALUES (?, ?)")
-        let cases: [(String, Data?)] = [
-            ("small", Data([1, 2, 3])),
-            ("a\0b, with an embedded NUL and more than fifteen bytes", Data(repeating: 7, count: 5000)),
-            ("", Data()),
-            ("é ∑ 😀", nil),
-        ]
-        for (text, blob) in cases {
+        for (text, blob) in Self.cases {
             try insert.withLent(text, at: 1) { try insert.withLent(blob, at: 2) { try insert.run() } }
         }
+    }
+
+    /// The rows of `t` in insertion order (NULL as nil).
+    private func rows(_ connection: SQLiteConnection) throws -> [(String, Data?)] {
         let select = try connection.cachedStatement("SELECT a, b FROM t ORDER BY rowid")
         defer { select.reset() }
         var read: [(String, Data?)] = []
-        while try select.step() { read.append((select.text(0), select.isNull(1) ? nil : select.data(1))) }
-        #expect(read.map(\.0) == cases.map(\.0))
-        #expect(read.map(\.1) == cases.map(\.1))
+        while try select.step() { read.append((select.text(0), select.data(1))) }
+        return read
+    }
+
+    /// How many rows of `t` hold NULL in both columns: what stepping an insert again without
+    /// binding leaves, when nothing lent stayed bound.
+    private func nullRows(_ connection: SQLiteConnection) throws -> Int64 {
+        let select = try connection.cachedStatement("SELECT count(*) FROM t WHERE a IS NULL AND b IS NULL")
+        defer { select.reset() }
+        _ = try select.step()
+        return select.int64(0)
+    }
+
+    @Test func lentValuesAreStoredExactly() throws {
+        let dir = TemporaryDirectory()
+        let connection = try makeTable(dir)
+        try insertLent(connection)
+        let read = try rows(connection)
+        #expect(read.map(\.0) == Self.cases.map(\.0))
+        #expect(read.map(\.1) == Self.cases.map(\.1))
     }
 
     @Test func lentValuesAreUnboundAfterTheScope() throws {
@@ -55,10 +78,7 @@ struct LentBindingTests {
         probe.reset()
         // Stepping again without binding inserts NULLs, not whatever the old pointers now hold.
         try insert.run()
-        let select = try connection.cachedStatement("SELECT count(*) FROM t WHERE a IS NULL AND b IS NULL")
-        defer { select.reset() }
-        #expect(try select.step())
-        #expect(select.int64(0) == 1)
+        #expect(try nullRows(connection) == 1)
     }
 
     /// `run(lending:at:_:at:)`, the fused row-write lending, stores the same bytes and leaves
@@ -78,18 +98,12 @@ struct LentBindingTests {
         // A failing step (the unique index) throws and still leaves the statement reset.
         #expect(throws: SQLiteError.self) { try insert.run(lending: "small", at: 1, Data([4]), at: 2) }
         #expect(!insert.isBusy)
-        let select = try connection.cachedStatement("SELECT a, b FROM t ORDER BY rowid")
-        var read: [(String, Data?)] = []
-        while try select.step() { read.append((select.text(0), select.data(1))) }
-        select.reset()
+        let read = try rows(connection)
         #expect(read.map(\.0) == cases.map(\.0))
         #expect(read.map(\.1) == cases.map(\.1))
         // Stepping again without binding inserts NULLs, not whatever the lent pointers now hold.
         try insert.run()
-        let nulls = try connection.cachedStatement("SELECT count(*) FROM t WHERE a IS NULL AND b IS NULL")
-        defer { nulls.reset() }
-        #expect(try nulls.step())
-        #expect(nulls.int64(0) == 1)
+        #expect(try nullRows(connection) == 1)
     }
 
     /// `run(lending:at:_:at:)` says how many rows it changed, which an upsert reads instead of
@@ -116,19 +130,10 @@ struct LentBindingTests {
     @Test func copyColumnCopiesTheRowAndUnbindsTheLentText() throws {
         let dir = TemporaryDirectory()
         let connection = try makeTable(dir)
-        let insert = try connection.cachedStatement("INSERT INTO t (a, b) VALUES (?, ?)")
-        let rows: [(String, Data?)] = [
-            ("small", Data([1, 2, 3])),
-            ("a\0b, with an embedded NUL and more than fifteen bytes", Data(repeating: 7, count: 5000)),
-            ("empty", Data()),
-            ("null", nil),
-        ]
-        for (text, blob) in rows {
-            try insert.withLent(text, at: 1) { try insert.withLent(blob, at: 2) { try insert.run() } }
-        }
+        try insertLent(connection)
         let select = try connection.cachedStatement("SELECT b FROM t WHERE a = ?2 AND ?1 = 'kept'")
         var bytes = Data([9, 9, 9, 9])
-        for (text, blob) in rows {
+        for (text, blob) in Self.cases {
             let found = try select.copyColumn(0, into: &bytes, keeping: "kept", at: 1, lending: text, at: 2)
             #expect(found == (blob != nil), "\(text)")
             #expect(bytes == (blob ?? Data()), "\(text)")
